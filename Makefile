@@ -1,0 +1,102 @@
+# simallreduce: one hand-written Makefile for everything.
+#   make          build bin/simallreduce and the SMPI runner (and the MPI runner when mpicc exists)
+#   make run      install what is missing, build, simulate the main job
+#   make check    install what is missing, build, run every test
+#   make deps     install the Debian packages that are missing
+
+CC       ?= cc
+SMPICC   ?= smpicc
+MPICC    ?= mpicc
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN)
+PKGS     := simgrid libcjson
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+# Debian packages: SimGrid (SMPI), GSL, cJSON, gnuplot, Check, pkg-config, and an MPI for
+# real measured runs.
+DEB_PKGS := libsimgrid-dev libgsl-dev libcjson-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin
+
+MAIN_PLATFORM ?= tencent16.xml
+MAIN_ALGO     ?= ring
+
+B := build
+
+SIM_SRC    := $(wildcard sim/*.c)
+SIM_OBJ    := $(SIM_SRC:sim/%.c=$(B)/sim/%.o)
+ALGO_SRC   := $(wildcard algos/*.c)
+ALGO_SMPI  := $(ALGO_SRC:algos/%.c=$(B)/smpi/%.o)
+ALGO_MPI   := $(ALGO_SRC:algos/%.c=$(B)/mpi/%.o)
+# Pieces of algos/ that need no MPI, for unit tests built with plain cc.
+ALGO_PURE  := $(B)/pure/ar_dtype.o $(B)/pure/ar_verify.o
+TEST_SRC   := $(wildcard tests/check_*.c)
+TEST_BIN   := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+# Helpers every test links: running the real CLI and reading its JSON.
+TEST_HELP  := $(B)/tests/cli_run.o
+
+HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
+TARGETS    := bin/simallreduce bin/ar_runner $(if $(HAVE_MPICC),bin/ar_runner_mpi)
+
+.PHONY: all deps run check test clean
+all: $(TARGETS)
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+run: deps
+	$(MAKE) all
+	bin/simallreduce --platform $(MAIN_PLATFORM) --algo $(MAIN_ALGO) --phases
+
+check: deps
+	$(MAKE) all $(TEST_BIN)
+	@tests/run_all.sh $(TEST_BIN)
+
+test: check
+
+bin/simallreduce: $(SIM_OBJ) $(B)/pure/ar_dtype.o | bin
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+bin/ar_runner: $(ALGO_SMPI) | bin
+	$(SMPICC) $(CFLAGS) -o $@ $^ -lcjson -lm
+
+bin/ar_runner_mpi: $(ALGO_MPI) | bin
+	$(MPICC) $(CFLAGS) -o $@ $^ -lcjson -lm
+
+$(B)/sim/%.o: sim/%.c | $(B)/sim
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -c -o $@ $<
+
+$(B)/smpi/%.o: algos/%.c | $(B)/smpi
+	$(SMPICC) $(CFLAGS) -DAR_SMPI -MMD -c -o $@ $<
+
+$(B)/mpi/%.o: algos/%.c | $(B)/mpi
+	$(MPICC) $(CFLAGS) -MMD -c -o $@ $<
+
+$(B)/pure/%.o: algos/%.c | $(B)/pure
+	$(CC) $(CFLAGS) -MMD -c -o $@ $<
+
+# Each test links the driver's objects it needs (all but main) and the MPI-free algos pieces.
+$(B)/tests/%: tests/%.c $(filter-out $(B)/sim/main.o,$(SIM_OBJ)) $(ALGO_PURE) $(TEST_HELP) | $(B)/tests
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) -lm
+
+$(B)/tests/%.o: tests/%.c | $(B)/tests
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -c -o $@ $<
+
+bin $(B)/sim $(B)/smpi $(B)/mpi $(B)/pure $(B)/tests:
+	mkdir -p $@
+
+clean:
+	rm -rf $(B) bin
+
+# Keep intermediate objects: tests link some of them directly.
+.SECONDARY:
+
+-include $(wildcard $(B)/*/*.d)

@@ -1,0 +1,17 @@
+/* algo_list.h: the one list of algorithm names, kinds and descriptions. The runner's
+ * registry and the driver's catalog are both generated from it, so they cannot disagree.
+ * No MPI here: the driver is not an MPI program. */
+#ifndef AR_ALGO_LIST_H
+#define AR_ALGO_LIST_H
+
+enum {
+  AR_DENSE = 1u << 0,  /* result is the exact elementwise sum */
+  AR_SPARSE = 1u << 1, /* result is a top-k sparsified sum */
+};
+
+/* X(name, flags, description) in --list-algos order; algorithm `name` is ar_<name>(). */
+#define AR_ALGO_LIST(X)                                                                  \
+  X(ring, AR_DENSE, "ring reduce-scatter + allgather, 2(p-1) steps [Baidu17]")          \
+  X(mpi, AR_DENSE, "the MPI library's own MPI_Allreduce (SMPI's selector when simulated)")
+
+#endif

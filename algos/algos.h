@@ -1,0 +1,14 @@
+/* algos.h: every algorithm's entry point, declared from algo_list.h; the registry is the
+ * only caller. */
+#ifndef ALGOS_H
+#define ALGOS_H
+
+#include "ar.h"
+
+#define AR_DECLARE(name, flags, desc)                                                                \
+  int ar_##name(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, \
+                const ar_params *p);
+AR_ALGO_LIST(AR_DECLARE)
+#undef AR_DECLARE
+
+#endif

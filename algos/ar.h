@@ -1,0 +1,104 @@
+/* ar.h: the allreduce algorithm interface shared by every algorithm, the registry and the runner. */
+#ifndef AR_H
+#define AR_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "algo_list.h"
+#include "ar_dtype.h"
+#include "ar_phase.h"
+
+/* Negative error codes, one list so that ar_strerror can never fall out of step. */
+#define AR_ERRNO_MAP(XX)                                                   \
+  XX(ENOMEM, -1, "out of memory")                                          \
+  XX(EMPI, -2, "an MPI call failed")                                       \
+  XX(EINVAL, -3, "invalid argument")                                       \
+  XX(ELAYOUT, -4, "rank count is not a whole number of nodes")
+
+enum {
+#define AR_ERRNO_ENUM(name, value, text) AR_##name = (value),
+  AR_ERRNO_MAP(AR_ERRNO_ENUM)
+#undef AR_ERRNO_ENUM
+};
+
+const char *ar_strerror(int code);
+
+/* Device work the simulation charges instead of measuring the host: all from the
+ * platform's host properties (see platforms/ and ar_compute.c). */
+typedef struct {
+  double reduce_bw;  /* bytes of output per second of an elementwise sum */
+  double reduce_lat; /* fixed seconds per reduction call */
+  double copy_bw;    /* bytes per second of a device-local copy */
+  double topk_a;     /* fixed seconds per top-k selection */
+  double topk_b;     /* seconds per input element of a top-k selection */
+} ar_compute;
+
+/* Everything an algorithm may need beyond MPI_Allreduce's arguments. */
+typedef struct {
+  int ranks_per_node;   /* node-major layout: ranks r*R .. r*R+R-1 share node r */
+  size_t segment_bytes; /* pipelining unit of the trees */
+  int channels;         /* concurrent rings */
+  double density;       /* top-k: k = density * count */
+  double overlap;       /* top-k timing mode: fraction of shared indices */
+  int real_data;        /* 1: buffers hold real values to move and reduce */
+  ar_compute compute;
+  ar_phases *phases; /* where phase boundaries are recorded; may be NULL */
+} ar_params;
+
+typedef int (*ar_fn)(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm,
+                     const ar_params *p);
+
+typedef struct {
+  const char *name;
+  ar_fn fn;
+  unsigned flags;
+  const char *desc;
+} ar_algo;
+
+/* NULL-terminated table of every algorithm. */
+extern const ar_algo ar_registry[];
+
+const ar_algo *ar_find(const char *name);
+
+/* Buffers for payloads and scratch: shared (no physical copy per rank) in SMPI timing
+ * mode, real memory otherwise. */
+void *ar_alloc(const ar_params *p, size_t bytes);
+void ar_free(const ar_params *p, void *buf);
+
+/* dst = a + b over n elements: real arithmetic when the data is real, and the device
+ * time it would take charged to the simulated clock. */
+void ar_reduce(const ar_params *p, void *dst, const void *a, const void *b, size_t n, ar_dtype dt);
+/* dst = src over n elements, with the device copy time charged. */
+void ar_copy(const ar_params *p, void *dst, const void *src, size_t n, ar_dtype dt);
+/* Charge seconds of device work to the simulated clock (nothing in a real run). */
+void ar_charge(double seconds);
+
+/* Element [i] of a buffer, as a byte pointer (ar_cat for const buffers). */
+static inline void *ar_at(void *buf, size_t i, ar_dtype dt) { return (char *)buf + i * ar_dtype_size(dt); }
+static inline const void *ar_cat(const void *buf, size_t i, ar_dtype dt)
+{
+  return (const char *)buf + i * ar_dtype_size(dt);
+}
+
+/* The MPI datatype that carries elements of dt (fp16 travels as 16-bit words: MPI never
+ * reduces it, the algorithms do). */
+MPI_Datatype ar_mpi_type(ar_dtype dt);
+
+/* MPI_Sendrecv of element counts, checked against INT_MAX; AR_EMPI or AR_EINVAL on failure. */
+int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
+                MPI_Comm comm);
+
+/* Split count elements into parts of sizes differing by at most one, the larger ones first. */
+static inline size_t ar_part_len(size_t count, int parts, int i)
+{
+  size_t base = count / (size_t)parts, rem = count % (size_t)parts;
+  return base + ((size_t)i < rem ? 1 : 0);
+}
+static inline size_t ar_part_off(size_t count, int parts, int i)
+{
+  size_t base = count / (size_t)parts, rem = count % (size_t)parts;
+  return base * (size_t)i + ((size_t)i < rem ? (size_t)i : rem);
+}
+
+#endif

@@ -1,0 +1,42 @@
+/* ar_compute.c: device work (sums, copies) done for real when the data is real, and
+ * charged to the simulated clock from the platform's compute parameters under SMPI. */
+#include "ar.h"
+
+#include <string.h>
+
+#ifdef AR_SMPI
+#include <simgrid/host.h>
+#include <smpi/smpi.h>
+#endif
+
+void ar_charge(double seconds)
+{
+#ifdef AR_SMPI
+  /* smpi_execute() rescales by smpi/host-speed; flops at the host's own speed give
+   * exactly `seconds` of simulated time. */
+  if (seconds > 0)
+    smpi_execute_flops(seconds * sg_host_get_speed(sg_host_self()));
+#else
+  (void)seconds; /* a real run pays for the work itself */
+#endif
+}
+
+void ar_reduce(const ar_params *p, void *dst, const void *a, const void *b, size_t n, ar_dtype dt)
+{
+  if (n == 0)
+    return;
+  if (p->real_data)
+    ar_sum_host(dst, a, b, n, dt);
+  if (p->compute.reduce_bw > 0)
+    ar_charge(p->compute.reduce_lat + (double)(n * ar_dtype_size(dt)) / p->compute.reduce_bw);
+}
+
+void ar_copy(const ar_params *p, void *dst, const void *src, size_t n, ar_dtype dt)
+{
+  if (n == 0 || dst == src)
+    return;
+  if (p->real_data)
+    memmove(dst, src, n * ar_dtype_size(dt));
+  if (p->compute.copy_bw > 0)
+    ar_charge((double)(n * ar_dtype_size(dt)) / p->compute.copy_bw);
+}

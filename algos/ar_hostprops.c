@@ -1,0 +1,34 @@
+/* ar_hostprops.c: reads reduce_bw, copy_bw, topk_* and node from the SimGrid host. */
+#include "ar_hostprops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef AR_SMPI
+#include <simgrid/host.h>
+
+static double prop(const char *name)
+{
+  const char *v = sg_host_get_property_value(sg_host_self(), name);
+  return v ? strtod(v, NULL) : 0.0;
+}
+
+void ar_compute_from_host(ar_compute *c)
+{
+  c->reduce_bw = prop("reduce_bw");
+  c->reduce_lat = prop("reduce_lat");
+  c->copy_bw = prop("copy_bw");
+  c->topk_a = prop("topk_a");
+  c->topk_b = prop("topk_b");
+}
+
+int ar_host_node(void)
+{
+  const char *v = sg_host_get_property_value(sg_host_self(), "node");
+  return v ? atoi(v) : -1;
+}
+#else
+void ar_compute_from_host(ar_compute *c) { memset(c, 0, sizeof *c); }
+
+int ar_host_node(void) { return -1; }
+#endif

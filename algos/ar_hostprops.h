@@ -1,0 +1,14 @@
+/* ar_hostprops.h: the compute model of the host a rank runs on, from platform properties. */
+#ifndef AR_HOSTPROPS_H
+#define AR_HOSTPROPS_H
+
+#include "ar.h"
+
+/* Fills c from the calling rank's host properties under SMPI (missing ones are 0: not
+ * charged); in a real run everything is 0, the hardware pays for itself. */
+void ar_compute_from_host(ar_compute *c);
+
+/* The node index the platform gives the calling rank's host, or -1 when unknown. */
+int ar_host_node(void);
+
+#endif

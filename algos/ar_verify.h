@@ -1,0 +1,26 @@
+/* ar_verify.h: deterministic input data and the independent reference for --verify. */
+#ifndef AR_VERIFY_H
+#define AR_VERIFY_H
+
+#include "ar_dtype.h"
+
+/* Input element i of rank r is a(i) + b(r): small positive integers, sized so that every
+ * partial sum of p of them is exact in dt (2^24 for fp32, 2^11 for fp16). a(i) is a hash
+ * of i, so a chunk landing at the wrong offset changes the sum; b(r) >= 1, so a rank's
+ * contribution lost or counted twice changes it too. */
+typedef struct {
+  int ranks;
+  long amax; /* a(i) in [0, amax) */
+  long bmax; /* b(r) in [1, bmax] */
+} ar_pattern;
+
+void ar_pattern_init(ar_pattern *pat, int ranks, ar_dtype dt);
+double ar_pattern_value(const ar_pattern *pat, int rank, size_t i);
+/* Sum over all ranks of element i, in closed form (no communication involved). */
+double ar_pattern_sum(const ar_pattern *pat, size_t i);
+
+void ar_pattern_fill(const ar_pattern *pat, int rank, void *buf, size_t count, ar_dtype dt);
+/* Largest |buf[i] - sum(i)| over the buffer. */
+double ar_pattern_max_err(const ar_pattern *pat, const void *buf, size_t count, ar_dtype dt);
+
+#endif

@@ -1,0 +1,60 @@
+/* mpi_native.c: "mpi", the MPI library's own MPI_Allreduce as a reference.
+ *
+ * Algorithm: whatever the library selects (under SMPI its smpi/allreduce selector,
+ *   which --cfg=smpi/allreduce:NAME changes).
+ * Restrictions: none.
+ * Cost: the library's; under SMPI the sums are charged at the platform's reduce_bw like
+ *   every other algorithm's, through a user-defined MPI_Op.
+ */
+#include "algos.h"
+#include "ar_hostprops.h"
+
+#include <limits.h>
+
+static ar_dtype op_dtype(const MPI_Datatype *t) { return *t == MPI_FLOAT ? AR_FP32 : AR_FP16; }
+
+/* Charge the sum the device would do; each rank reads its own host's speed. */
+static void charge_sum(int len, ar_dtype dt)
+{
+  ar_compute c;
+  ar_compute_from_host(&c);
+  if (c.reduce_bw > 0 && len > 0)
+    ar_charge(c.reduce_lat + (double)len * (double)ar_dtype_size(dt) / c.reduce_bw);
+}
+
+static void op_sum(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+  ar_sum_host(inout, inout, in, (size_t)*len, op_dtype(t));
+  charge_sum(*len, op_dtype(t));
+}
+
+/* Timing mode: the payload is shared garbage, only the time counts. */
+static void op_charge(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+  (void)in;
+  (void)inout;
+  charge_sum(*len, op_dtype(t));
+}
+
+int ar_mpi(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+{
+  if (count > (size_t)INT_MAX)
+    return AR_EINVAL;
+  if (count == 0)
+    return 0;
+  MPI_Op op = MPI_SUM;
+  int own_op = 0;
+#ifndef AR_SMPI
+  if (dt == AR_FP16)
+#endif
+  {
+    if (MPI_Op_create(p->real_data ? op_sum : op_charge, 1, &op) != MPI_SUCCESS)
+      return AR_EMPI;
+    own_op = 1;
+  }
+  int rc = MPI_Allreduce(sendbuf, recvbuf, (int)count, ar_mpi_type(dt), op, comm);
+  ar_phase_end(p->phases, "allreduce");
+  if (own_op)
+    MPI_Op_free(&op);
+  return rc == MPI_SUCCESS ? 0 : AR_EMPI;
+}

@@ -1,0 +1,148 @@
+/* runner.c: the MPI program that times allreduce algorithms, one point per (algorithm,
+ * size); one launch serves a whole sweep. Built with smpicc to simulate, mpicc to measure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ar_hostprops.h"
+#include "ar_verify.h"
+#include "runner.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Every block of ranks_per_node consecutive ranks must sit on one node and no two blocks
+ * on the same one: the algorithms take the node layout from that, never from the MPI
+ * library. Returns 0 when the platform gives no node numbers to check against. */
+static int check_layout(int rank, int size, int rpn)
+{
+  int node = ar_host_node(), *all = malloc(sizeof(int) * (size_t)size), bad = 0;
+  if (!all)
+    return -1;
+  MPI_Allgather(&node, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+  for (int r = 0; r < size && all[0] >= 0; r++) {
+    int lead = all[r - r % rpn];
+    if (all[r] != lead || (r % rpn == 0 && r >= rpn && all[r] == all[r - rpn]))
+      bad = 1;
+  }
+  free(all);
+  if (bad && rank == 0)
+    fprintf(stderr, "ar_runner: ranks are not node-major with %d ranks per node\n", rpn);
+  return bad ? -1 : 0;
+}
+
+static void collect_phases(const ar_phases *ph, int rank, runner_point *pt)
+{
+  double ends[AR_MAX_PHASES] = {0}, worst[AR_MAX_PHASES];
+  memcpy(ends, ph->end, sizeof(double) * (size_t)ph->n);
+  MPI_Reduce(ends, worst, AR_MAX_PHASES, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank != 0)
+    return;
+  pt->nphases = ph->n;
+  for (int i = 0; i < ph->n; i++) {
+    pt->phase_name[i] = ph->name[i];
+    pt->phase_s[i] = worst[i] - (i ? worst[i - 1] : 0.0);
+  }
+}
+
+static void run_point(const runner_config *cfg, const ar_algo *algo, size_t bytes, int rank, int size,
+                      runner_point *pt)
+{
+  size_t es = ar_dtype_size(cfg->dt), count = bytes / es;
+  ar_phases ph;
+  ar_params p = cfg->params;
+  p.phases = &ph;
+  ar_phases_reset(&ph, 0);
+  pt->algo = algo->name;
+  pt->bytes = bytes;
+  pt->count = count;
+  pt->verified = -1;
+
+  void *send = ar_alloc(&p, count * es), *recv = ar_alloc(&p, count * es);
+  double *times = calloc((size_t)cfg->iters, sizeof *times);
+  int rc = send && recv && times ? 0 : AR_ENOMEM, all_rc;
+  MPI_Allreduce(&rc, &all_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  ar_pattern pat;
+  ar_pattern_init(&pat, size, cfg->dt);
+  if (all_rc == 0 && cfg->verify)
+    ar_pattern_fill(&pat, rank, send, count, cfg->dt);
+
+  for (int it = -cfg->warmup; it < cfg->iters && all_rc == 0; it++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    ar_phases_reset(&ph, t0);
+    rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, &p);
+    double t = MPI_Wtime() - t0, slowest;
+    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&rc, &all_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (it >= 0)
+      times[it] = slowest;
+  }
+  pt->rc = all_rc;
+  if (all_rc == 0) {
+    qsort(times, (size_t)cfg->iters, sizeof *times, cmp_double);
+    pt->time_s = times[cfg->iters / 2];
+    pt->tmin = times[0];
+    pt->tmax = times[cfg->iters - 1];
+    collect_phases(&ph, rank, pt);
+    if (cfg->verify) {
+      double err = ar_pattern_max_err(&pat, recv, count, cfg->dt), worst;
+      MPI_Reduce(&err, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      pt->max_err = worst;
+      pt->verified = worst == 0.0;
+    }
+  }
+  free(times);
+  ar_free(&p, send);
+  ar_free(&p, recv);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int rank, size, status = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  runner_config cfg;
+  runner_point *pts = NULL;
+  if (runner_parse(argc, argv, &cfg) != 0) {
+    status = 2;
+    goto out;
+  }
+  if (size % cfg.params.ranks_per_node != 0) {
+    if (rank == 0)
+      fprintf(stderr, "ar_runner: %d ranks is not a multiple of %d per node\n", size, cfg.params.ranks_per_node);
+    status = 2;
+    goto out;
+  }
+  if (check_layout(rank, size, cfg.params.ranks_per_node) != 0) {
+    status = 2;
+    goto out;
+  }
+  ar_compute_from_host(&cfg.params.compute);
+  int npts = cfg.nalgos * cfg.nsizes;
+  pts = calloc((size_t)npts, sizeof *pts);
+  if (!pts) {
+    status = 1;
+    goto out;
+  }
+  for (int a = 0; a < cfg.nalgos; a++)
+    for (int s = 0; s < cfg.nsizes; s++) {
+      runner_point *pt = &pts[a * cfg.nsizes + s];
+      run_point(&cfg, cfg.algos[a], cfg.sizes[s], rank, size, pt);
+      if (pt->rc && rank == 0)
+        fprintf(stderr, "ar_runner: %s at %zu bytes failed: %s\n", pt->algo, pt->bytes, ar_strerror(pt->rc));
+      if (pt->rc)
+        status = 1;
+    }
+  if (rank == 0 && runner_write(&cfg, size, pts, npts) != 0)
+    status = 1;
+out:
+  free(pts);
+  runner_config_free(&cfg);
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,41 @@
+/* runner.h: what the runner is asked to do and what it found, shared by its files. */
+#ifndef RUNNER_H
+#define RUNNER_H
+
+#include "ar.h"
+
+#define RUNNER_MAX_ALGOS 32
+
+typedef struct {
+  const ar_algo *algos[RUNNER_MAX_ALGOS];
+  int nalgos;
+  size_t *sizes; /* bytes per rank */
+  int nsizes;
+  ar_dtype dt;
+  int verify;
+  int iters, warmup; /* repetitions for real runs; one suffices in simulation */
+  const char *result_path;
+  ar_params params; /* template copied into each point */
+} runner_config;
+
+typedef struct {
+  const char *algo;
+  size_t bytes, count;
+  double time_s;   /* median over iterations of the slowest rank's time */
+  double tmin, tmax; /* spread over iterations */
+  int verified;    /* 1, 0, or -1 when not checked */
+  double max_err;
+  int nphases;
+  const char *phase_name[AR_MAX_PHASES];
+  double phase_s[AR_MAX_PHASES];
+  int rc; /* 0 or the AR_E* code of the first failing rank */
+} runner_point;
+
+/* Parses argv; on error prints one line to stderr and returns -1. */
+int runner_parse(int argc, char **argv, runner_config *cfg);
+void runner_config_free(runner_config *cfg);
+
+/* Rank 0 writes the result file; returns 0 or -1 (message on stderr). */
+int runner_write(const runner_config *cfg, int ranks, const runner_point *pts, int npts);
+
+#endif

@@ -1,0 +1,62 @@
+/* runner_json.c: the runner's one output, a JSON file the driver reads back. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "runner.h"
+
+static cJSON *point_json(const runner_config *cfg, const runner_point *pt)
+{
+  cJSON *o = cJSON_CreateObject(), *ph = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "algo", pt->algo);
+  cJSON_AddNumberToObject(o, "bytes", (double)pt->bytes);
+  cJSON_AddNumberToObject(o, "count", (double)pt->count);
+  cJSON_AddStringToObject(o, "dtype", ar_dtype_name(cfg->dt));
+  cJSON_AddNumberToObject(o, "time_s", pt->time_s);
+  cJSON_AddNumberToObject(o, "time_min_s", pt->tmin);
+  cJSON_AddNumberToObject(o, "time_max_s", pt->tmax);
+  if (pt->verified < 0)
+    cJSON_AddNullToObject(o, "verified");
+  else
+    cJSON_AddBoolToObject(o, "verified", pt->verified);
+  cJSON_AddNumberToObject(o, "max_abs_err", pt->max_err);
+  for (int i = 0; i < pt->nphases; i++)
+    cJSON_AddNumberToObject(ph, pt->phase_name[i], pt->phase_s[i]);
+  cJSON_AddItemToObject(o, "phases", ph);
+  if (pt->rc)
+    cJSON_AddStringToObject(o, "error", ar_strerror(pt->rc));
+  return o;
+}
+
+int runner_write(const runner_config *cfg, int ranks, const runner_point *pts, int npts)
+{
+  cJSON *root = cJSON_CreateObject(), *list = cJSON_CreateArray(), *comp = cJSON_CreateObject();
+#ifdef AR_SMPI
+  cJSON_AddStringToObject(root, "mode", "simulated");
+#else
+  cJSON_AddStringToObject(root, "mode", "measured");
+#endif
+  cJSON_AddNumberToObject(root, "ranks", ranks);
+  cJSON_AddNumberToObject(root, "ranks_per_node", cfg->params.ranks_per_node);
+  cJSON_AddNumberToObject(root, "iters", cfg->iters);
+  cJSON_AddNumberToObject(comp, "reduce_bw", cfg->params.compute.reduce_bw);
+  cJSON_AddNumberToObject(comp, "reduce_lat", cfg->params.compute.reduce_lat);
+  cJSON_AddNumberToObject(comp, "copy_bw", cfg->params.compute.copy_bw);
+  cJSON_AddNumberToObject(comp, "topk_a", cfg->params.compute.topk_a);
+  cJSON_AddNumberToObject(comp, "topk_b", cfg->params.compute.topk_b);
+  cJSON_AddItemToObject(root, "compute", comp);
+  for (int i = 0; i < npts; i++)
+    cJSON_AddItemToArray(list, point_json(cfg, &pts[i]));
+  cJSON_AddItemToObject(root, "points", list);
+
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  FILE *f = text ? fopen(cfg->result_path, "w") : NULL;
+  int ok = f && fputs(text, f) >= 0;
+  if (f && fclose(f) != 0)
+    ok = 0;
+  free(text);
+  if (!ok)
+    fprintf(stderr, "ar_runner: cannot write %s\n", cfg->result_path);
+  return ok ? 0 : -1;
+}

@@ -1,0 +1,223 @@
+/* cli.c: parses and checks the simallreduce options; every mistake gets one line. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "sizes.h"
+
+enum {
+  O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
+  O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP
+};
+
+static const struct option longopts[] = {
+    {"platform", required_argument, NULL, O_PLATFORM}, {"algo", required_argument, NULL, O_ALGO},
+    {"size", required_argument, NULL, O_SIZE},         {"sizes", required_argument, NULL, O_SIZES},
+    {"dtype", required_argument, NULL, O_DTYPE},       {"nodes", required_argument, NULL, O_NODES},
+    {"ranks-per-node", required_argument, NULL, O_RPN}, {"verify", no_argument, NULL, O_VERIFY},
+    {"phases", no_argument, NULL, O_PHASES},           {"json", required_argument, NULL, O_JSON},
+    {"csv", required_argument, NULL, O_CSV},           {"segment", required_argument, NULL, O_SEGMENT},
+    {"channels", required_argument, NULL, O_CHANNELS}, {"density", required_argument, NULL, O_DENSITY},
+    {"overlap", required_argument, NULL, O_OVERLAP},   {"cfg", required_argument, NULL, O_CFG},
+    {"list-algos", no_argument, NULL, O_LIST_ALGOS},   {"list-platforms", no_argument, NULL, O_LIST_PLATFORMS},
+    {"help", no_argument, NULL, O_HELP},               {NULL, 0, NULL, 0},
+};
+
+void sim_cli_usage(FILE *f)
+{
+  fputs("usage: simallreduce [--platform P] [--algo A[,B...]|all] [--size S | --sizes MIN:MAX[:FACTOR]]\n"
+        "                    [--dtype fp32|fp16] [--nodes N] [--ranks-per-node R] [--verify] [--phases]\n"
+        "                    [--json FILE] [--csv FILE] [--segment BYTES] [--channels C]\n"
+        "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
+        "       simallreduce --list-algos | --list-platforms | --help\n"
+        "\n"
+        "Simulates allreduce algorithms, running their real code over SimGrid's SMPI on a GPU\n"
+        "cluster described by a platform file (one SimGrid host per GPU).\n"
+        "\n"
+        "  --platform P         platform file, or a name in platforms/ (default tencent16)\n"
+        "  --algo LIST          comma-separated algorithms, or 'all' for every dense one (default ring)\n"
+        "  --size S             bytes per rank, K/M/G = 2^10/2^20/2^30 (default 100M)\n"
+        "  --sizes MIN:MAX[:F]  sweep MIN, MIN*F, ... up to MAX (F defaults to 2)\n"
+        "  --dtype T            fp32 (default) or fp16\n"
+        "  --nodes N            use the first N nodes (default all)\n"
+        "  --ranks-per-node R   use the first R GPUs of each node (default all)\n"
+        "  --verify             move and reduce real data and check it against a reference\n"
+        "  --phases             print each algorithm's phase breakdown\n"
+        "  --json FILE, --csv FILE  write every result\n"
+        "  --segment BYTES      pipelining segment of the trees (default 1M)\n"
+        "  --channels C         concurrent rings for ring (default 1)\n"
+        "  --density RHO        top-k density, in (0,1] (default 0.01)\n"
+        "  --overlap F          top-k timing mode: fraction of indices shared between ranks (default 0)\n"
+        "  --cfg KEY:VALUE      extra SimGrid setting, e.g. --cfg smpi/allreduce:lr\n"
+        "\n"
+        "Output columns follow nccl-tests: algbw = size/time, busbw = algbw * 2(n-1)/n.\n"
+        "Exit status: 0 ok, 1 simulation failed or did not verify, 2 bad input.\n",
+        f);
+}
+
+static int fail(char *err, size_t errlen, const char *msg, const char *arg)
+{
+  snprintf(err, errlen, msg, arg);
+  return -1;
+}
+
+static int parse_int(const char *opt, const char *s, long lo, long hi, int *out, char *err, size_t errlen)
+{
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end || v < lo || v > hi) {
+    snprintf(err, errlen, "%s '%s' must be a whole number from %ld to %ld", opt, s, lo, hi);
+    return -1;
+  }
+  *out = (int)v;
+  return 0;
+}
+
+static int parse_real(const char *s, double *out)
+{
+  char *end;
+  *out = strtod(s, &end);
+  return end != s && *end == '\0' && isfinite(*out) ? 0 : -1;
+}
+
+static int add_algo(sim_opts *o, const char *name, char *err, size_t errlen)
+{
+  for (int i = 0; i < o->nalgos; i++)
+    if (strcmp(o->algos[i], name) == 0)
+      return 0;
+  if (o->nalgos == SIM_MAX_ALGOS)
+    return fail(err, errlen, "too many algorithms in --algo%s", "");
+  o->algos[o->nalgos++] = name;
+  return 0;
+}
+
+static int parse_algos(sim_opts *o, const char *list, char *err, size_t errlen)
+{
+  o->nalgos = 0;
+  char *copy = strdup(list), *save = NULL;
+  int rc = copy ? 0 : -1;
+  for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+    if (strcmp(tok, "all") == 0) {
+      for (const sim_algo_info *a = sim_catalog; a->name && rc == 0; a++)
+        if (a->flags & AR_DENSE)
+          rc = add_algo(o, a->name, err, errlen);
+      continue;
+    }
+    const sim_algo_info *a = sim_catalog_find(tok);
+    if (!a) {
+      char known[512] = "";
+      for (const sim_algo_info *k = sim_catalog; k->name; k++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", known[0] ? ", " : "", k->name);
+      snprintf(err, errlen, "unknown algorithm '%s' (known: %s, all)", tok, known);
+      rc = -1;
+    } else {
+      rc = add_algo(o, a->name, err, errlen);
+    }
+  }
+  free(copy);
+  if (rc == 0 && o->nalgos == 0)
+    return fail(err, errlen, "--algo '%s' names no algorithm", list);
+  return rc;
+}
+
+static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err, size_t errlen)
+{
+  size_t elem = ar_dtype_size(o->dtype);
+  uint64_t min, max;
+  double factor = 2;
+  if (size && sweep)
+    return fail(err, errlen, "give --size or --sizes, not both%s", "");
+  if (sweep) {
+    if (sim_parse_sweep(sweep, &min, &max, &factor, err, errlen))
+      return -1;
+    if (max < elem)
+      return fail(err, errlen, "--sizes '%s' holds not even one element", sweep);
+  } else {
+    min = SIM_DEFAULT_SIZE;
+    if (size && sim_parse_size(size, &min, err, errlen))
+      return -1;
+    if (min % elem != 0) {
+      snprintf(err, errlen, "--size %s is not a whole number of %s elements (%zu bytes each)", size,
+               ar_dtype_name(o->dtype), elem);
+      return -1;
+    }
+    max = min;
+  }
+  uint64_t *v;
+  int n = sim_expand_sweep(min, max, factor, elem, &v);
+  if (n < 0)
+    return fail(err, errlen, "out of memory%s", "");
+  o->sizes = v;
+  o->nsizes = n;
+  return 0;
+}
+
+int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
+{
+  memset(o, 0, sizeof *o);
+  o->platform = "tencent16";
+  o->segment = 1 << 20;
+  o->channels = 1;
+  o->density = 0.01;
+  const char *size = NULL, *sweep = NULL, *algos = "ring";
+  optind = 0; /* GNU getopt: start afresh, so the parser can be called again (tests do) */
+  opterr = 0;
+  int c, rc = 0;
+  while (rc == 0 && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    switch (c) {
+    case O_PLATFORM: o->platform = optarg; break;
+    case O_ALGO: algos = optarg; break;
+    case O_SIZE: size = optarg; break;
+    case O_SIZES: sweep = optarg; break;
+    case O_DTYPE:
+      if (ar_dtype_parse(optarg, &o->dtype))
+        rc = fail(err, errlen, "unknown --dtype '%s' (fp32 or fp16)", optarg);
+      break;
+    case O_NODES: rc = parse_int("--nodes", optarg, 1, 1 << 20, &o->nodes, err, errlen); break;
+    case O_RPN: rc = parse_int("--ranks-per-node", optarg, 1, 4096, &o->ranks_per_node, err, errlen); break;
+    case O_VERIFY: o->verify = 1; break;
+    case O_PHASES: o->phases = 1; break;
+    case O_JSON: o->json_path = optarg; break;
+    case O_CSV: o->csv_path = optarg; break;
+    case O_SEGMENT: rc = sim_parse_size(optarg, &o->segment, err, errlen); break;
+    case O_CHANNELS: rc = parse_int("--channels", optarg, 1, 64, &o->channels, err, errlen); break;
+    case O_DENSITY:
+      if (parse_real(optarg, &o->density) || !(o->density > 0 && o->density <= 1))
+        rc = fail(err, errlen, "--density '%s' must be in (0,1]", optarg);
+      break;
+    case O_OVERLAP:
+      if (parse_real(optarg, &o->overlap) || !(o->overlap >= 0 && o->overlap <= 1))
+        rc = fail(err, errlen, "--overlap '%s' must be in [0,1]", optarg);
+      break;
+    case O_CFG:
+      if (!strchr(optarg, ':') || o->ncfg == SIM_MAX_CFG)
+        rc = fail(err, errlen, "--cfg '%s' must be KEY:VALUE", optarg);
+      else
+        o->cfg[o->ncfg++] = optarg;
+      break;
+    case O_LIST_ALGOS: o->action = SIM_LIST_ALGOS; break;
+    case O_LIST_PLATFORMS: o->action = SIM_LIST_PLATFORMS; break;
+    case 'h':
+    case O_HELP: o->action = SIM_HELP; break;
+    case ':': rc = fail(err, errlen, "option %s needs a value", argv[optind - 1]); break;
+    default: rc = fail(err, errlen, "unknown option '%s' (--help lists them)", argv[optind - 1]); break;
+    }
+  }
+  if (rc == 0 && optind < argc)
+    rc = fail(err, errlen, "unexpected argument '%s' (--help lists the options)", argv[optind]);
+  if (rc == 0 && o->action == SIM_RUN)
+    rc = parse_algos(o, algos, err, errlen);
+  if (rc == 0 && o->action == SIM_RUN)
+    rc = set_sizes(o, size, sweep, err, errlen);
+  return rc;
+}
+
+void sim_cli_free(sim_opts *o)
+{
+  free(o->sizes);
+  o->sizes = NULL;
+}

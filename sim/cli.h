@@ -1,0 +1,42 @@
+/* cli.h: the simallreduce command line. */
+#ifndef SIM_CLI_H
+#define SIM_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../algos/ar_dtype.h"
+
+#define SIM_MAX_ALGOS 32
+#define SIM_MAX_CFG 32
+
+typedef enum { SIM_RUN, SIM_HELP, SIM_LIST_ALGOS, SIM_LIST_PLATFORMS } sim_action;
+
+typedef struct {
+  sim_action action;
+  const char *platform;
+  const char *algos[SIM_MAX_ALGOS]; /* names from the catalog, no repeats */
+  int nalgos;
+  uint64_t *sizes; /* bytes per rank, whole elements */
+  int nsizes;
+  ar_dtype dtype;
+  int nodes, ranks_per_node; /* 0: all of the platform */
+  int verify, phases;
+  const char *json_path, *csv_path;
+  uint64_t segment;
+  int channels;
+  double density, overlap;
+  const char *cfg[SIM_MAX_CFG]; /* extra --cfg=KEY:VALUE for SimGrid */
+  int ncfg;
+} sim_opts;
+
+/* Default message size: 100M, about ResNet-50's 25.6M fp32 gradients. */
+#define SIM_DEFAULT_SIZE ((uint64_t)100 << 20)
+
+/* Parses argv into o. Returns 0, or -1 with a one-line reason in err (exit status 2). */
+int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen);
+void sim_cli_free(sim_opts *o);
+void sim_cli_usage(FILE *f);
+
+#endif

@@ -1,0 +1,48 @@
+/* hostfile.c: the run's shape and its node-major hostfile (ranks are placed in file order). */
+#include "hostfile.h"
+
+#include <stdio.h>
+
+int sim_layout(const sim_platform *pf, int *nodes, int *rpn, char *err, size_t errlen)
+{
+  if (*nodes > pf->nnodes) {
+    snprintf(err, errlen, "--nodes %d: platform %s has only %d node%s", *nodes, pf->name, pf->nnodes,
+             pf->nnodes == 1 ? "" : "s");
+    return -1;
+  }
+  if (*nodes == 0)
+    *nodes = pf->nnodes;
+  int smallest = pf->node_size[0], largest = pf->node_size[0];
+  for (int n = 1; n < *nodes; n++) {
+    smallest = pf->node_size[n] < smallest ? pf->node_size[n] : smallest;
+    largest = pf->node_size[n] > largest ? pf->node_size[n] : largest;
+  }
+  if (*rpn == 0 && smallest != largest) {
+    snprintf(err, errlen, "nodes of %s have from %d to %d GPUs: give --ranks-per-node (at most %d)", pf->name,
+             smallest, largest, smallest);
+    return -1;
+  }
+  if (*rpn > smallest) {
+    snprintf(err, errlen, "--ranks-per-node %d: nodes of %s have %s%d GPUs", *rpn, pf->name,
+             smallest == largest ? "" : "as few as ", smallest);
+    return -1;
+  }
+  if (*rpn == 0)
+    *rpn = smallest;
+  return 0;
+}
+
+const char *sim_layout_host(const sim_platform *pf, int rpn, int i)
+{
+  return pf->hosts[pf->node_first[i / rpn] + i % rpn].name;
+}
+
+int sim_hostfile_write(const sim_platform *pf, int nodes, int rpn, const char *path)
+{
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  for (int i = 0; i < nodes * rpn; i++)
+    fprintf(f, "%s\n", sim_layout_host(pf, rpn, i));
+  return fclose(f) == 0 ? 0 : -1;
+}

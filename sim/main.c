@@ -1,0 +1,174 @@
+/* main.c: simallreduce, the driver: options -> platform -> hostfile -> one SMPI run of the
+ * runner for every point -> table, JSON, CSV. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "hostfile.h"
+#include "launch.h"
+#include "paths.h"
+#include "platform.h"
+#include "report.h"
+#include "results.h"
+#include "runner_cmd.h"
+#include "tmpdir.h"
+
+#define ERRLEN 1024
+
+static int bad_input(const char *msg)
+{
+  fprintf(stderr, "simallreduce: %s\n", msg);
+  return 2;
+}
+
+static void list_algos(void)
+{
+  for (const sim_algo_info *a = sim_catalog; a->name; a++)
+    printf("%-10s %-6s %s\n", a->name, a->flags & AR_SPARSE ? "sparse" : "dense", a->desc);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+
+static int list_platforms(const char *dir)
+{
+  struct dirent **ents;
+  int n = scandir(dir, &ents, NULL, by_name);
+  if (n < 0) {
+    fprintf(stderr, "simallreduce: cannot list %s\n", dir);
+    return 2;
+  }
+  for (int i = 0; i < n; i++) {
+    size_t len = strlen(ents[i]->d_name);
+    if (len > 4 && strcmp(ents[i]->d_name + len - 4, ".xml") == 0) {
+      char path[8400], err[ERRLEN];
+      sim_platform pf;
+      snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
+      if (sim_platform_load(path, &pf, err, sizeof err) == 0)
+        printf("%-12s %4d node%s x %d GPUs (%d hosts)\n", pf.name, pf.nnodes, pf.nnodes == 1 ? "" : "s", pf.node_size[0], pf.nhosts);
+      else
+        printf("%-12s unusable: %s\n", ents[i]->d_name, err);
+      sim_platform_free(&pf);
+    }
+    free(ents[i]);
+  }
+  free(ents);
+  return 0;
+}
+
+/* --verify keeps real buffers for every rank in this one process: refuse what cannot fit. */
+static int check_verify_memory(const sim_opts *o, int ranks, char *err, size_t errlen)
+{
+  uint64_t largest = 0;
+  for (int i = 0; i < o->nsizes; i++)
+    largest = o->sizes[i] > largest ? o->sizes[i] : largest;
+  double need = 3.0 * (double)largest * ranks; /* send, receive and scratch */
+  double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  if (!o->verify || need <= 0.6 * have)
+    return 0;
+  snprintf(err, errlen, "--verify with %d ranks at %llu bytes needs about %.1f GiB of memory, this machine has %.1f GiB",
+           ranks, (unsigned long long)largest, need / (1 << 30), have / (1 << 30));
+  return -1;
+}
+
+static int simulate(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn)
+{
+  char err[ERRLEN], hostfile[4200], result[4200], log[4200], runner[4200];
+  const char *tmp = sim_tmpdir_create(err, sizeof err);
+  if (!tmp) {
+    fprintf(stderr, "simallreduce: %s\n", err);
+    return 1;
+  }
+  snprintf(hostfile, sizeof hostfile, "%s/hostfile", tmp);
+  snprintf(result, sizeof result, "%s/result.json", tmp);
+  snprintf(log, sizeof log, "%s/smpirun.log", tmp);
+  snprintf(runner, sizeof runner, "%s/ar_runner", bindir);
+  if (access(runner, X_OK) != 0) {
+    fprintf(stderr, "simallreduce: the runner %s is missing (run make)\n", runner);
+    return 1;
+  }
+  if (sim_hostfile_write(pf, nodes, rpn, hostfile) != 0) {
+    fprintf(stderr, "simallreduce: cannot write %s\n", hostfile);
+    return 1;
+  }
+  sim_runner_cmd cmd;
+  int built = sim_runner_cmd_build(&cmd, o, rpn, result) == 0;
+  sim_launch l = {pf->path, hostfile, runner, tmp, log, nodes * rpn, o->cfg, o->ncfg, cmd.argv};
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  int rc = built ? sim_launch_run(&l, err, sizeof err) : (snprintf(err, sizeof err, "out of memory"), -1);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  sim_runner_cmd_free(&cmd);
+  sim_results r;
+  if (rc == 0)
+    rc = sim_results_read(result, &r, err, sizeof err);
+  if (rc != 0) {
+    fprintf(stderr, "simallreduce: %s; the simulator's last lines:\n", err);
+    sim_print_tail(log, 12, stderr);
+    return 1;
+  }
+  sim_run_info run = {pf->name, pf->path, nodes, rpn, nodes * rpn,
+                      (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)};
+  sim_report_table(stdout, &run, &r, o->phases);
+  int status = 0;
+  if (o->json_path && sim_report_json(o->json_path, &run, &r) != 0) {
+    fprintf(stderr, "simallreduce: cannot write %s\n", o->json_path);
+    status = 1;
+  }
+  if (o->csv_path && sim_report_csv(o->csv_path, &run, &r) != 0) {
+    fprintf(stderr, "simallreduce: cannot write %s\n", o->csv_path);
+    status = 1;
+  }
+  for (int i = 0; i < r.npoints; i++)
+    if (r.points[i].verified == 0) {
+      fprintf(stderr, "simallreduce: %s at %llu bytes did not verify (max abs error %g)\n", r.points[i].algo,
+              (unsigned long long)r.points[i].bytes, r.points[i].max_abs_err);
+      status = 1;
+    }
+  sim_results_free(&r);
+  return status;
+}
+
+int main(int argc, char **argv)
+{
+  char err[ERRLEN], bindir[4096], pdir[4200];
+  sim_opts o;
+  if (sim_cli_parse(argc, argv, &o, err, sizeof err) != 0) {
+    sim_cli_free(&o);
+    return bad_input(err);
+  }
+  if (sim_bin_dir(bindir, sizeof bindir) != 0)
+    return bad_input("cannot find where simallreduce is installed");
+  sim_platforms_dir(bindir, pdir, sizeof pdir);
+  if (o.action == SIM_HELP) {
+    sim_cli_usage(stdout);
+    return 0;
+  }
+  if (o.action == SIM_LIST_ALGOS) {
+    list_algos();
+    return 0;
+  }
+  if (o.action == SIM_LIST_PLATFORMS)
+    return list_platforms(pdir);
+
+  sim_platform pf;
+  int status = 2, nodes = o.nodes, rpn = o.ranks_per_node;
+  char *path = sim_platform_resolve(o.platform, pdir, err, sizeof err);
+  if (!path) {
+    sim_cli_free(&o);
+    return bad_input(err);
+  }
+  if (sim_platform_load(path, &pf, err, sizeof err) != 0 || sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 ||
+      check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0)
+    bad_input(err);
+  else
+    status = simulate(&o, bindir, &pf, nodes, rpn);
+  free(path);
+  sim_platform_free(&pf);
+  sim_cli_free(&o);
+  return status;
+}

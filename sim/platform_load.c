@@ -1,0 +1,182 @@
+/* platform_load.c: finds a platform file and reads its hosts through SimGrid's C API. The
+ * parse runs in a child process: SimGrid exits on a file it cannot parse, and the driver
+ * must turn that into one clear line, not die with it. */
+#include <errno.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "platform.h"
+
+static int is_file(const char *p)
+{
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *sim_platform_resolve(const char *arg, const char *dir, char *err, size_t errlen)
+{
+  size_t n = strlen(dir) + strlen(arg) + 8;
+  char *p = malloc(n);
+  if (!p) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  if (arg[0] == '\0') {
+    snprintf(err, errlen, "--platform needs a file or a name");
+  } else if (is_file(arg) || strchr(arg, '/')) {
+    snprintf(p, n, "%s", arg);
+    if (is_file(p) && access(p, R_OK) == 0)
+      return p;
+    snprintf(err, errlen, "cannot read platform '%s': %s", arg, is_file(p) ? strerror(errno) : "no such file");
+  } else {
+    snprintf(p, n, "%s/%s", dir, arg);
+    if (!is_file(p))
+      snprintf(p, n, "%s/%s.xml", dir, arg);
+    if (is_file(p) && access(p, R_OK) == 0)
+      return p;
+    snprintf(err, errlen, "unknown platform '%s' (not a file here, nor in %s; --list-platforms lists them)", arg,
+             dir);
+  }
+  free(p);
+  return NULL;
+}
+
+/* In the child: list every host as "@host<TAB>name<TAB>node" on fd 1, SimGrid's own
+ * messages going to the same pipe. */
+static void list_hosts(const char *path)
+{
+  char prog[] = "simallreduce", quiet[] = "--log=xbt_cfg.thres:warning";
+  char *argv[] = {prog, quiet, NULL};
+  int argc = 2;
+  simgrid_init(&argc, argv);
+  simgrid_load_platform(path);
+  sg_host_t *hosts = sg_host_list();
+  for (size_t i = 0; i < sg_host_count(); i++) {
+    const char *node = sg_host_get_property_value(hosts[i], "node");
+    printf("@host\t%s\t%s\n", sg_host_get_name(hosts[i]), node ? node : "");
+  }
+  fflush(stdout);
+  free(hosts);
+}
+
+static char *read_all(int fd)
+{
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  for (ssize_t got; buf; len += (size_t)got) {
+    if (len + 1 == cap) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b)
+        break;
+      buf = b;
+    }
+    got = read(fd, buf + len, cap - len - 1);
+    if (got < 0 && errno == EINTR) {
+      got = 0;
+      continue;
+    }
+    if (got <= 0) {
+      buf[len] = '\0';
+      return buf;
+    }
+  }
+  free(buf);
+  return NULL;
+}
+
+/* SimGrid's first error line, without its "[time] file:line: [category/ERROR] " prefix. */
+static void simgrid_reason(const char *out, char *err, size_t errlen)
+{
+  for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    const char *eol = strchr(line, '\n'), *tag = strstr(line, "ERROR] ");
+    if (!tag || (eol && tag > eol))
+      tag = strstr(line, "CRITICAL] ");
+    if (tag && (!eol || tag < eol)) {
+      tag = strchr(tag, ' ') + 1;
+      int len = eol ? (int)(eol - tag) : (int)strlen(tag);
+      snprintf(err, errlen, "%.*s", len, tag);
+      return;
+    }
+  }
+  snprintf(err, errlen, "SimGrid could not load it");
+}
+
+static int parse_hosts(const char *out, sim_platform *pf, char *err, size_t errlen)
+{
+  int n = 0;
+  for (const char *c = strstr(out, "@host\t"); c; c = strstr(c + 1, "@host\t"))
+    n++;
+  sim_host *hosts = calloc((size_t)(n ? n : 1), sizeof *hosts);
+  if (!hosts) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  int i = 0;
+  for (const char *c = strstr(out, "@host\t"); c; c = strstr(c + 1, "@host\t"), i++) {
+    const char *name = c + 6, *tab = strchr(name, '\t'), *eol = tab ? strchr(tab, '\n') : NULL;
+    if (!tab || !eol)
+      break;
+    hosts[i].name = strndup(name, (size_t)(tab - name));
+    char *end;
+    long node = strtol(tab + 1, &end, 10);
+    if (end == tab + 1 || end != eol || node < 0 || node > 1 << 20) {
+      snprintf(err, errlen, "host %s in %s has no valid 'node' property (each GPU host needs <prop id=\"node\" value=\"i\"/>)",
+               hosts[i].name ? hosts[i].name : "?", pf->path);
+      for (int k = 0; k <= i; k++)
+        free(hosts[k].name);
+      free(hosts);
+      return -1;
+    }
+    hosts[i].node = (int)node;
+  }
+  return sim_platform_group(pf, hosts, i, err, errlen);
+}
+
+int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errlen)
+{
+  memset(pf, 0, sizeof *pf);
+  pf->path = strdup(path);
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  pf->name = strdup(base);
+  if (pf->name && strlen(pf->name) > 4 && strcmp(pf->name + strlen(pf->name) - 4, ".xml") == 0)
+    pf->name[strlen(pf->name) - 4] = '\0';
+  int fds[2];
+  if (!pf->path || !pf->name || pipe(fds) != 0) {
+    snprintf(err, errlen, "cannot load platform %s: %s", path, strerror(errno));
+    return -1;
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    list_hosts(path);
+    _exit(0);
+  }
+  close(fds[1]);
+  char *out = pid > 0 ? read_all(fds[0]) : NULL;
+  close(fds[0]);
+  int status = 0;
+  if (pid > 0)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+  int rc = -1;
+  if (!out) {
+    snprintf(err, errlen, "cannot load platform %s: %s", path, pid < 0 ? strerror(errno) : "out of memory");
+  } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    char why[400];
+    simgrid_reason(out, why, sizeof why);
+    snprintf(err, errlen, "malformed platform %s: %s", path, why);
+  } else {
+    rc = parse_hosts(out, pf, err, errlen);
+  }
+  free(out);
+  return rc;
+}

@@ -1,0 +1,124 @@
+/* report.c: prints and writes results. */
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sizes.h"
+
+double sim_algbw(const sim_point *p) { return p->time_s > 0 ? (double)p->bytes / p->time_s / 1e9 : 0; }
+
+double sim_busbw(const sim_point *p, int ranks)
+{
+  return ranks > 0 ? sim_algbw(p) * 2.0 * (ranks - 1) / ranks : 0;
+}
+
+static const char *verified_text(int v) { return v < 0 ? "-" : v ? "yes" : "NO"; }
+
+void sim_report_table(FILE *f, const sim_run_info *run, const sim_results *r, int phases)
+{
+  fprintf(f, "# platform %s: %d node%s x %d rank%s = %d ranks, %s\n", run->platform, run->nodes,
+           run->nodes == 1 ? "" : "s", run->ranks_per_node, run->ranks_per_node == 1 ? "" : "s", run->ranks,
+           r->mode);
+  fprintf(f, "# %12s %12s %6s %10s %14s %12s %12s %9s\n", "size", "count", "type", "algo", "time(us)", "algbw(GB/s)",
+          "busbw(GB/s)", "verified");
+  for (int i = 0; i < r->npoints; i++) {
+    const sim_point *p = &r->points[i];
+    fprintf(f, "  %12llu %12llu %6s %10s %14.2f %12.3f %12.3f %9s\n", (unsigned long long)p->bytes,
+            (unsigned long long)p->count, p->dtype, p->algo, p->time_s * 1e6, sim_algbw(p),
+            sim_busbw(p, run->ranks), verified_text(p->verified));
+  }
+  for (int i = 0; phases && i < r->npoints; i++) {
+    const sim_point *p = &r->points[i];
+    char sz[32];
+    sim_format_size(p->bytes, sz, sizeof sz);
+    fprintf(f, "# phases of %s at %s (us):", p->algo, sz);
+    for (int k = 0; k < p->nphases; k++)
+      fprintf(f, "  %s %.2f (%.1f%%)", p->phase_name[k], p->phase_s[k] * 1e6,
+              p->time_s > 0 ? 100 * p->phase_s[k] / p->time_s : 0);
+    fprintf(f, "%s\n", p->nphases ? "" : "  (none recorded)");
+  }
+  fprintf(f, "# %s in %.2f s of wall time\n", strcmp(r->mode, "simulated") == 0 ? "simulated" : "ran",
+          run->wall_s);
+}
+
+static cJSON *point_json(const sim_point *p, int ranks)
+{
+  cJSON *o = cJSON_CreateObject(), *ph = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "algo", p->algo);
+  cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
+  cJSON_AddNumberToObject(o, "count", (double)p->count);
+  cJSON_AddStringToObject(o, "dtype", p->dtype);
+  cJSON_AddNumberToObject(o, "time_s", p->time_s);
+  cJSON_AddNumberToObject(o, "algbw_GBps", sim_algbw(p));
+  cJSON_AddNumberToObject(o, "busbw_GBps", sim_busbw(p, ranks));
+  if (p->verified < 0) {
+    cJSON_AddNullToObject(o, "verified");
+    cJSON_AddNullToObject(o, "max_abs_err");
+  } else {
+    cJSON_AddBoolToObject(o, "verified", p->verified);
+    cJSON_AddNumberToObject(o, "max_abs_err", p->max_abs_err);
+  }
+  for (int k = 0; k < p->nphases; k++)
+    cJSON_AddNumberToObject(ph, p->phase_name[k], p->phase_s[k]);
+  cJSON_AddItemToObject(o, "phases", ph);
+  return o;
+}
+
+static int write_text(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  int ok = fputs(text, f) >= 0;
+  return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+int sim_report_json(const char *path, const sim_run_info *run, const sim_results *r)
+{
+  cJSON *root = cJSON_CreateObject(), *list = cJSON_CreateArray(), *comp = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "platform", run->platform);
+  cJSON_AddStringToObject(root, "platform_file", run->platform_path);
+  cJSON_AddNumberToObject(root, "ranks", run->ranks);
+  cJSON_AddNumberToObject(root, "nodes", run->nodes);
+  cJSON_AddNumberToObject(root, "ranks_per_node", run->ranks_per_node);
+  cJSON_AddStringToObject(root, "mode", r->mode);
+  cJSON_AddNumberToObject(comp, "reduce_bw", r->reduce_bw);
+  cJSON_AddNumberToObject(comp, "reduce_lat", r->reduce_lat);
+  cJSON_AddNumberToObject(comp, "copy_bw", r->copy_bw);
+  cJSON_AddNumberToObject(comp, "topk_a", r->topk_a);
+  cJSON_AddNumberToObject(comp, "topk_b", r->topk_b);
+  cJSON_AddItemToObject(root, "compute", comp);
+  for (int i = 0; i < r->npoints; i++)
+    cJSON_AddItemToArray(list, point_json(&r->points[i], run->ranks));
+  cJSON_AddItemToObject(root, "results", list);
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  int rc = text ? write_text(path, text) : -1;
+  free(text);
+  return rc;
+}
+
+int sim_report_csv(const char *path, const sim_run_info *run, const sim_results *r)
+{
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  fprintf(f, "platform,nodes,ranks_per_node,ranks,algo,bytes,count,dtype,time_s,algbw_GBps,busbw_GBps,verified,"
+             "max_abs_err,phases\n");
+  for (int i = 0; i < r->npoints; i++) {
+    const sim_point *p = &r->points[i];
+    fprintf(f, "%s,%d,%d,%d,%s,%llu,%llu,%s,%.17g,%.17g,%.17g,%s,", run->platform, run->nodes,
+            run->ranks_per_node, run->ranks, p->algo, (unsigned long long)p->bytes, (unsigned long long)p->count,
+            p->dtype, p->time_s, sim_algbw(p), sim_busbw(p, run->ranks),
+            p->verified < 0 ? "" : p->verified ? "true" : "false");
+    if (p->verified >= 0)
+      fprintf(f, "%.17g", p->max_abs_err);
+    fputc(',', f);
+    for (int k = 0; k < p->nphases; k++)
+      fprintf(f, "%s%s=%.17g", k ? ";" : "", p->phase_name[k], p->phase_s[k]);
+    fputc('\n', f);
+  }
+  return fclose(f) == 0 ? 0 : -1;
+}

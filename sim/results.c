@@ -1,0 +1,126 @@
+/* results.c: parses the runner's JSON with cJSON, checking every field it relies on. */
+#include "results.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double num(const cJSON *o, const char *key, int *ok)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!cJSON_IsNumber(v)) {
+    *ok = 0;
+    return 0;
+  }
+  return v->valuedouble;
+}
+
+static void str(const cJSON *o, const char *key, char *dst, size_t len, int *ok)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!cJSON_IsString(v)) {
+    *ok = 0;
+    return;
+  }
+  snprintf(dst, len, "%s", v->valuestring);
+}
+
+static int read_point(const cJSON *o, sim_point *p)
+{
+  int ok = cJSON_IsObject(o);
+  str(o, "algo", p->algo, sizeof p->algo, &ok);
+  str(o, "dtype", p->dtype, sizeof p->dtype, &ok);
+  p->bytes = (uint64_t)num(o, "bytes", &ok);
+  p->count = (uint64_t)num(o, "count", &ok);
+  p->time_s = num(o, "time_s", &ok);
+  p->time_min_s = num(o, "time_min_s", &ok);
+  p->time_max_s = num(o, "time_max_s", &ok);
+  p->max_abs_err = num(o, "max_abs_err", &ok);
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verified");
+  p->verified = cJSON_IsBool(v) ? cJSON_IsTrue(v) : -1;
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
+  if (cJSON_IsString(e))
+    snprintf(p->error, sizeof p->error, "%s", e->valuestring);
+  const cJSON *ph = cJSON_GetObjectItemCaseSensitive(o, "phases"), *it;
+  cJSON_ArrayForEach(it, ph)
+  {
+    if (p->nphases == SIM_MAX_PHASES || !cJSON_IsNumber(it))
+      break;
+    snprintf(p->phase_name[p->nphases], sizeof p->phase_name[0], "%s", it->string);
+    p->phase_s[p->nphases++] = it->valuedouble;
+  }
+  return ok ? 0 : -1;
+}
+
+static char *slurp(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  for (size_t got; buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0;) {
+    len += got;
+    if (len + 1 == cap) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b)
+        free(buf);
+      buf = b;
+    }
+  }
+  fclose(f);
+  if (buf)
+    buf[len] = '\0';
+  return buf;
+}
+
+int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen)
+{
+  memset(r, 0, sizeof *r);
+  char *text = slurp(path);
+  if (!text) {
+    snprintf(err, errlen, "the simulation wrote no result file");
+    return -1;
+  }
+  cJSON *root = cJSON_Parse(text);
+  free(text);
+  const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, "points"), *it;
+  const cJSON *comp = cJSON_GetObjectItemCaseSensitive(root, "compute");
+  int ok = cJSON_IsArray(pts) && cJSON_IsObject(comp);
+  if (ok) {
+    str(root, "mode", r->mode, sizeof r->mode, &ok);
+    r->ranks = (int)num(root, "ranks", &ok);
+    r->ranks_per_node = (int)num(root, "ranks_per_node", &ok);
+    r->reduce_bw = num(comp, "reduce_bw", &ok);
+    r->reduce_lat = num(comp, "reduce_lat", &ok);
+    r->copy_bw = num(comp, "copy_bw", &ok);
+    r->topk_a = num(comp, "topk_a", &ok);
+    r->topk_b = num(comp, "topk_b", &ok);
+    r->points = calloc((size_t)cJSON_GetArraySize(pts) + 1, sizeof *r->points);
+    ok = ok && r->points;
+  }
+  if (ok)
+    cJSON_ArrayForEach(it, pts)
+    {
+      if (read_point(it, &r->points[r->npoints]) != 0) {
+        ok = 0;
+        break;
+      }
+      r->npoints++;
+    }
+  cJSON_Delete(root);
+  if (!ok) {
+    snprintf(err, errlen, "the simulation's result file is not in the expected form");
+    sim_results_free(r);
+    return -1;
+  }
+  return 0;
+}
+
+void sim_results_free(sim_results *r)
+{
+  free(r->points);
+  r->points = NULL;
+  r->npoints = 0;
+}

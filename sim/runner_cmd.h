@@ -1,0 +1,17 @@
+/* runner_cmd.h: the runner's command line for a set of options. */
+#ifndef SIM_RUNNER_CMD_H
+#define SIM_RUNNER_CMD_H
+
+#include "cli.h"
+
+typedef struct {
+  char *algos, *sizes;
+  char num[5][32];
+  char *argv[32]; /* NULL-terminated */
+} sim_runner_cmd;
+
+/* Returns 0, or -1 when out of memory. */
+int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const char *result);
+void sim_runner_cmd_free(sim_runner_cmd *c);
+
+#endif

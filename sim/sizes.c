@@ -1,0 +1,123 @@
+/* sizes.c: parsing and expanding message sizes. */
+#include "sizes.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sim_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+  const char *p = s;
+  if (!isdigit((unsigned char)*p)) {
+    snprintf(err, errlen, "size '%s' is not a number of bytes (e.g. 512, 64K, 100M, 1G)", s);
+    return -1;
+  }
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(p, &end, 10);
+  unsigned shift = 0;
+  switch (*end) {
+  case 'K': case 'k': shift = 10; end++; break;
+  case 'M': case 'm': shift = 20; end++; break;
+  case 'G': case 'g': shift = 30; end++; break;
+  default: break;
+  }
+  if (*end != '\0') {
+    snprintf(err, errlen, "size '%s' is not a number of bytes (e.g. 512, 64K, 100M, 1G)", s);
+    return -1;
+  }
+  if (errno == ERANGE || v > (SIM_MAX_BYTES >> shift)) {
+    snprintf(err, errlen, "size '%s' is too large (at most 2G bytes per rank)", s);
+    return -1;
+  }
+  if (v == 0) {
+    snprintf(err, errlen, "size '%s' is zero: give at least one element", s);
+    return -1;
+  }
+  *out = (uint64_t)v << shift;
+  return 0;
+}
+
+int sim_parse_sweep(const char *s, uint64_t *min, uint64_t *max, double *factor, char *err, size_t errlen)
+{
+  char buf[128];
+  if (strlen(s) >= sizeof buf) {
+    snprintf(err, errlen, "--sizes '%.40s...' is too long", s);
+    return -1;
+  }
+  strcpy(buf, s);
+  char *c1 = strchr(buf, ':');
+  if (!c1) {
+    snprintf(err, errlen, "--sizes '%s' must be MIN:MAX[:FACTOR]", s);
+    return -1;
+  }
+  *c1++ = '\0';
+  char *c2 = strchr(c1, ':');
+  if (c2)
+    *c2++ = '\0';
+  if (sim_parse_size(buf, min, err, errlen) || sim_parse_size(c1, max, err, errlen))
+    return -1;
+  *factor = 2.0;
+  if (c2) {
+    char *end;
+    double f = strtod(c2, &end);
+    if (end == c2 || *end || !(f > 1.0) || !isfinite(f) || f > 1e6) {
+      snprintf(err, errlen, "--sizes factor '%s' must be a number greater than 1", c2);
+      return -1;
+    }
+    *factor = f;
+  }
+  if (*min > *max) {
+    snprintf(err, errlen, "--sizes '%s': MIN is larger than MAX", s);
+    return -1;
+  }
+  return 0;
+}
+
+int sim_expand_sweep(uint64_t min, uint64_t max, double factor, size_t elem, uint64_t **out)
+{
+  size_t cap = 16, n = 0;
+  uint64_t *v = malloc(cap * sizeof *v);
+  if (!v)
+    return -1;
+  for (int i = 0;; i++) {
+    double x = (double)min * pow(factor, i);
+    uint64_t b = x > (double)max ? max : (uint64_t)x;
+    b -= b % elem;
+    if (b < elem)
+      b = elem;
+    if (n == 0 || b > v[n - 1]) {
+      if (n == cap) {
+        uint64_t *w = realloc(v, 2 * cap * sizeof *v);
+        if (!w) {
+          free(v);
+          return -1;
+        }
+        v = w;
+        cap *= 2;
+      }
+      v[n++] = b;
+    }
+    if (x >= (double)max)
+      break;
+  }
+  *out = v;
+  return (int)n;
+}
+
+void sim_format_size(uint64_t bytes, char *buf, size_t len)
+{
+  static const char suffix[] = {'G', 'M', 'K'};
+  for (int i = 0; i < 3; i++) {
+    uint64_t unit = (uint64_t)1 << (30 - 10 * i);
+    if (bytes >= unit && bytes % unit == 0) {
+      snprintf(buf, len, "%" PRIu64 "%c", bytes / unit, suffix[i]);
+      return;
+    }
+  }
+  snprintf(buf, len, "%" PRIu64, bytes);
+}

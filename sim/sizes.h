@@ -1,0 +1,26 @@
+/* sizes.h: message sizes as users write them (nccl-tests style: 64M, 1G, 512). */
+#ifndef SIM_SIZES_H
+#define SIM_SIZES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest bytes per rank accepted: element counts must stay within MPI's int range. */
+#define SIM_MAX_BYTES ((uint64_t)2 << 30)
+
+/* Parses "N", "NK", "NM", "NG" (K/M/G = 2^10/2^20/2^30, either case). Returns 0, or -1
+ * with a reason in err. Zero and values above SIM_MAX_BYTES are rejected. */
+int sim_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
+
+/* Parses "MIN:MAX[:FACTOR]" (FACTOR > 1, default 2, MIN <= MAX). */
+int sim_parse_sweep(const char *s, uint64_t *min, uint64_t *max, double *factor, char *err, size_t errlen);
+
+/* The geometric sweep min, min*f, min*f^2, ... <= max, each rounded down to a whole number of
+ * elem-byte elements (at least one), without repeats; max itself is always included.
+ * Returns the number of sizes (malloc'd into *out), or -1 on allocation failure. */
+int sim_expand_sweep(uint64_t min, uint64_t max, double factor, size_t elem, uint64_t **out);
+
+/* Formats bytes as the shortest exact K/M/G form ("64M", "1536K", "40"). */
+void sim_format_size(uint64_t bytes, char *buf, size_t len);
+
+#endif

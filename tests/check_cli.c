@@ -1,0 +1,147 @@
+/* check_cli.c: option parsing, defaults and every option error. */
+#include <string.h>
+
+#include "../sim/cli.h"
+#include "check_util.h"
+
+static char err[1024];
+
+/* Parses a NULL-terminated list of arguments (without the program name). */
+static int parse(sim_opts *o, const char *const *args)
+{
+  char *argv[64] = {"simallreduce"};
+  int argc = 1;
+  while (*args)
+    argv[argc++] = (char *)*args++;
+  err[0] = '\0';
+  return sim_cli_parse(argc, argv, o, err, sizeof err);
+}
+
+START_TEST(defaults)
+{
+  sim_opts o;
+  const char *a[] = {NULL};
+  ck_assert_int_eq(parse(&o, a), 0);
+  ck_assert_str_eq(o.platform, "tencent16");
+  ck_assert_int_eq(o.nalgos, 1);
+  ck_assert_str_eq(o.algos[0], "ring");
+  ck_assert_int_eq(o.nsizes, 1);
+  ck_assert_uint_eq(o.sizes[0], 100u << 20);
+  ck_assert_int_eq(o.dtype, AR_FP32);
+  ck_assert_int_eq(o.nodes, 0);
+  ck_assert_int_eq(o.ranks_per_node, 0);
+  ck_assert(o.density == 0.01);
+  ck_assert_int_eq(o.verify, 0);
+  sim_cli_free(&o);
+}
+END_TEST
+
+START_TEST(full_command_line)
+{
+  sim_opts o;
+  const char *a[] = {"--platform", "mn1.xml", "--algo", "mpi,ring,mpi", "--sizes", "1K:1M:4", "--dtype", "fp16",
+                     "--nodes", "3", "--ranks-per-node", "5", "--verify", "--phases", "--json", "o.json",
+                     "--csv", "o.csv", "--density", "0.5", "--cfg", "smpi/allreduce:lr", NULL};
+  ck_assert_int_eq(parse(&o, a), 0);
+  ck_assert_str_eq(o.platform, "mn1.xml");
+  ck_assert_int_eq(o.nalgos, 2); /* repeats dropped */
+  ck_assert_str_eq(o.algos[0], "mpi");
+  ck_assert_int_eq(o.nsizes, 6);
+  ck_assert_int_eq(o.dtype, AR_FP16);
+  ck_assert_int_eq(o.nodes, 3);
+  ck_assert_int_eq(o.ranks_per_node, 5);
+  ck_assert(o.verify && o.phases);
+  ck_assert_str_eq(o.json_path, "o.json");
+  ck_assert_int_eq(o.ncfg, 1);
+  sim_cli_free(&o);
+}
+END_TEST
+
+START_TEST(all_means_every_dense_algorithm)
+{
+  sim_opts o;
+  const char *a[] = {"--algo", "all", NULL};
+  ck_assert_int_eq(parse(&o, a), 0);
+  ck_assert_int_ge(o.nalgos, 2);
+  int ring = 0, mpi = 0;
+  for (int i = 0; i < o.nalgos; i++) {
+    ring += strcmp(o.algos[i], "ring") == 0;
+    mpi += strcmp(o.algos[i], "mpi") == 0;
+  }
+  ck_assert(ring == 1 && mpi == 1);
+  sim_cli_free(&o);
+}
+END_TEST
+
+START_TEST(size_must_be_whole_elements)
+{
+  sim_opts o;
+  const char *a[] = {"--size", "6", NULL}, *b[] = {"--size", "6", "--dtype", "fp16", NULL};
+  ck_assert_int_eq(parse(&o, a), -1);
+  ck_assert_ptr_nonnull(strstr(err, "fp32"));
+  sim_cli_free(&o);
+  ck_assert_int_eq(parse(&o, b), 0);
+  ck_assert_uint_eq(o.sizes[0], 6);
+  sim_cli_free(&o);
+}
+END_TEST
+
+START_TEST(every_bad_option_is_named)
+{
+  struct {
+    const char *args[6];
+    const char *says;
+  } cases[] = {
+      {{"--algo", "bogus"}, "unknown algorithm 'bogus'"},
+      {{"--algo", ""}, "names no algorithm"},
+      {{"--size", "0"}, "zero"},
+      {{"--size", "abc"}, "not a number"},
+      {{"--size", "5G"}, "too large"},
+      {{"--size", "1K", "--sizes", "1K:2K"}, "not both"},
+      {{"--sizes", "2K:1K"}, "MIN is larger"},
+      {{"--sizes", "1K:2K:1"}, "greater than 1"},
+      {{"--sizes", "1K"}, "MIN:MAX"},
+      {{"--dtype", "fp64"}, "fp64"},
+      {{"--nodes", "0"}, "--nodes"},
+      {{"--nodes", "x"}, "--nodes"},
+      {{"--ranks-per-node", "-1"}, "--ranks-per-node"},
+      {{"--density", "0"}, "(0,1]"},
+      {{"--density", "1.5"}, "(0,1]"},
+      {{"--density", "nan"}, "(0,1]"},
+      {{"--overlap", "2"}, "[0,1]"},
+      {{"--channels", "0"}, "--channels"},
+      {{"--cfg", "novalue"}, "KEY:VALUE"},
+      {{"--frobnicate"}, "unknown option"},
+      {{"--size"}, "needs a value"},
+      {{"stray"}, "unexpected argument"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    sim_opts o;
+    ck_assert_msg(parse(&o, cases[i].args) == -1, "case %zu (%s) accepted", i, cases[i].args[0]);
+    ck_assert_msg(strstr(err, cases[i].says), "case %zu: '%s' lacks '%s'", i, err, cases[i].says);
+    ck_assert_msg(!strchr(err, '\n'), "case %zu: more than one line", i);
+    sim_cli_free(&o);
+  }
+}
+END_TEST
+
+START_TEST(listing_actions)
+{
+  sim_opts o;
+  const char *a[] = {"--list-algos", NULL}, *b[] = {"--help", NULL}, *c[] = {"--list-platforms", NULL};
+  ck_assert_int_eq(parse(&o, a), 0);
+  ck_assert_int_eq(o.action, SIM_LIST_ALGOS);
+  ck_assert_int_eq(parse(&o, b), 0);
+  ck_assert_int_eq(o.action, SIM_HELP);
+  ck_assert_int_eq(parse(&o, c), 0);
+  ck_assert_int_eq(o.action, SIM_LIST_PLATFORMS);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("cli");
+  CHECK_CASE(s, "cli", 10, defaults, full_command_line, all_means_every_dense_algorithm, size_must_be_whole_elements,
+             every_bad_option_is_named, listing_actions);
+  return check_run(s);
+}

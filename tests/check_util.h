@@ -1,0 +1,28 @@
+/* check_util.h: what every Check test binary shares: running a suite, running the CLI. */
+#ifndef CHECK_UTIL_H
+#define CHECK_UTIL_H
+
+#include <check.h>
+
+/* Runs every test case of s and returns the process exit status. */
+static inline int check_run(Suite *s)
+{
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
+
+/* One test case holding the given tests, with a timeout for ones that simulate. */
+#define CHECK_CASE(suite, name, timeout, ...)                         \
+  do {                                                                \
+    TCase *tc_ = tcase_create(name);                                  \
+    tcase_set_timeout(tc_, timeout);                                  \
+    const TTest *tests_[] = {__VA_ARGS__};                            \
+    for (size_t i_ = 0; i_ < sizeof tests_ / sizeof tests_[0]; i_++) \
+      tcase_add_test(tc_, tests_[i_]);                                \
+    suite_add_tcase(suite, tc_);                                      \
+  } while (0)
+
+#endif

@@ -1,0 +1,26 @@
+/* cli_run.h: runs bin/simallreduce as a user would and reads back what it wrote. */
+#ifndef CLI_RUN_H
+#define CLI_RUN_H
+
+#include <cjson/cJSON.h>
+
+typedef struct {
+  int status;    /* exit status, or -1 when it did not exit normally */
+  char *out;     /* stdout */
+  char *err;     /* stderr */
+  cJSON *json;   /* the --json file, when the run wrote one */
+} cli_result;
+
+/* Runs "bin/simallreduce <args> --json <tmp>" (args is one shell-quoted string); with
+ * want_json = 0 no --json is added. */
+cli_result cli_run(const char *args, int want_json);
+void cli_result_free(cli_result *r);
+
+/* Number of lines in s. */
+int cli_lines(const char *s);
+
+/* results[i] of the JSON, and one of its numbers. */
+const cJSON *cli_point(const cli_result *r, int i);
+double cli_num(const cJSON *o, const char *key);
+
+#endif
