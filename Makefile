@@ -10,7 +10,7 @@ MPICC    ?= mpicc
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN)
-PKGS     := simgrid libcjson
+PKGS     := simgrid libcjson gsl
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
@@ -30,7 +30,7 @@ ALGO_SRC   := $(wildcard algos/*.c)
 ALGO_SMPI  := $(ALGO_SRC:algos/%.c=$(B)/smpi/%.o)
 ALGO_MPI   := $(ALGO_SRC:algos/%.c=$(B)/mpi/%.o)
 # Pieces of algos/ that need no MPI, for unit tests built with plain cc.
-ALGO_PURE  := $(B)/pure/ar_dtype.o $(B)/pure/ar_verify.o
+ALGO_PURE  := $(B)/pure/ar_dtype.o $(B)/pure/ar_verify.o $(B)/pure/topk_select.o
 TEST_SRC   := $(wildcard tests/check_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 # Helpers every test links: running the real CLI and reading its JSON.
@@ -66,10 +66,10 @@ bin/simallreduce: $(SIM_OBJ) $(B)/pure/ar_dtype.o | bin
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 bin/ar_runner: $(ALGO_SMPI) | bin
-	$(SMPICC) $(CFLAGS) -o $@ $^ -lcjson -lm
+	$(SMPICC) $(CFLAGS) -o $@ $^ -lcjson $(shell pkg-config --libs gsl) -lm
 
 bin/ar_runner_mpi: $(ALGO_MPI) | bin
-	$(MPICC) $(CFLAGS) -o $@ $^ -lcjson -lm
+	$(MPICC) $(CFLAGS) -o $@ $^ -lcjson $(shell pkg-config --libs gsl) -lm
 
 $(B)/sim/%.o: sim/%.c | $(B)/sim
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -c -o $@ $<

@@ -1,0 +1,143 @@
+/* topk_select.c: MSTopK and exact top-k on the host; the simulation charges their device
+ * time from the platform's topk_a/topk_b, the verify path runs them for real. */
+#include "topk_select.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static float magnitude(const void *x, size_t i, ar_dtype dt) { return (float)fabs(ar_get(x, i, dt)); }
+
+static size_t count_at_least(const void *x, size_t d, ar_dtype dt, double t)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < d; i++)
+    n += magnitude(x, i, dt) >= t;
+  return n;
+}
+
+size_t ar_mstopk(const void *x, size_t d, ar_dtype dt, size_t k, int samplings, uint64_t seed, uint32_t *idx,
+                 double *thres1_out)
+{
+  if (k > d)
+    k = d;
+  if (k == 0 || d == 0) {
+    if (thres1_out)
+      *thres1_out = INFINITY;
+    return 0;
+  }
+  double mean = 0, u = 0;
+  for (size_t i = 0; i < d; i++) {
+    float a = magnitude(x, i, dt);
+    mean += a;
+    u = a > u ? a : u;
+  }
+  mean /= (double)d;
+
+  /* Algorithm 1, lines 4-24. thres1 starts above every element (nothing selected) rather
+   * than at 0, so that a search that never finds nnz <= k cannot select all d. */
+  double l = 0, r = 1, thres1 = INFINITY, thres2 = 0;
+  size_t k1 = 0, k2 = d;
+  for (int i = 0; i < samplings; i++) {
+    double ratio = l + (r - l) / 2, thres = mean + ratio * (u - mean);
+    size_t nnz = count_at_least(x, d, dt, thres);
+    if (nnz <= k) {
+      r = ratio;
+      if (nnz > k1 || thres1 == INFINITY) {
+        k1 = nnz;
+        thres1 = thres;
+      }
+    } else {
+      l = ratio;
+      if (nnz < k2) {
+        k2 = nnz;
+        thres2 = thres;
+      }
+    }
+  }
+
+  /* Lines 25-28: all of the upper group, then k - k1 consecutive members of the band. */
+  size_t n = 0, band = 0;
+  for (size_t i = 0; i < d; i++) {
+    float a = magnitude(x, i, dt);
+    if (a >= thres1)
+      idx[n++] = (uint32_t)i;
+    else if (a >= thres2)
+      band++;
+  }
+  size_t need = k - n, start = 0;
+  if (band > need) {
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+      return (size_t)-1;
+    gsl_rng_set(rng, (unsigned long)seed);
+    start = (size_t)gsl_rng_uniform_int(rng, (unsigned long)(band - need + 1));
+    gsl_rng_free(rng);
+  }
+  for (size_t i = 0, seen = 0; i < d && n < k; i++) {
+    float a = magnitude(x, i, dt);
+    if (a < thres1 && a >= thres2 && seen++ >= start)
+      idx[n++] = (uint32_t)i;
+  }
+  if (thres1_out)
+    *thres1_out = thres1;
+  return n;
+}
+
+/* The value of rank k (0 = largest) of v[0..n), rearranging v (quickselect, Hoare partition). */
+static float kth_largest(float *v, size_t n, size_t k)
+{
+  size_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    float pivot = v[lo + (hi - lo) / 2];
+    size_t i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] > pivot)
+        i++;
+      while (v[j] < pivot)
+        j--;
+      if (i <= j) {
+        float t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+        i++;
+        if (j == 0)
+          break;
+        j--;
+      }
+    }
+    if (k <= j)
+      hi = j;
+    else if (k >= i)
+      lo = i;
+    else
+      return v[k];
+  }
+  return v[k];
+}
+
+size_t ar_topk_exact(const void *x, size_t d, ar_dtype dt, size_t k, uint32_t *idx)
+{
+  if (k > d)
+    k = d;
+  if (k == 0)
+    return 0;
+  float *a = malloc(d * sizeof *a);
+  if (!a)
+    return (size_t)-1;
+  for (size_t i = 0; i < d; i++)
+    a[i] = magnitude(x, i, dt);
+  float kth = kth_largest(a, d, k - 1);
+  free(a);
+  size_t above = 0;
+  for (size_t i = 0; i < d; i++)
+    above += magnitude(x, i, dt) > kth;
+  size_t ties = k - above, n = 0;
+  for (size_t i = 0; i < d && n < k; i++) {
+    float m = magnitude(x, i, dt);
+    if (m > kth || (m == kth && ties > 0 && (ties--, 1)))
+      idx[n++] = (uint32_t)i;
+  }
+  return n;
+}

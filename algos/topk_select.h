@@ -1,0 +1,29 @@
+/* topk_select.h: choosing k of d gradient elements by magnitude: MSTopK, the approximate
+ * multi-sampling selection of [Shi21] (Algorithm 1), and an exact top-k. No MPI here. */
+#ifndef AR_TOPK_SELECT_H
+#define AR_TOPK_SELECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ar_dtype.h"
+
+/* Number of threshold samplings [Shi21] uses (section 5.2). */
+#define AR_MSTOPK_SAMPLINGS 30
+
+/* MSTopK: binary search for two thresholds between mean(|x|) and max(|x|) with `samplings`
+ * probes, then every index with |x| >= thres1 and the rest of k drawn as one contiguous run,
+ * from a start chosen by a generator seeded with `seed`, of the indices in the band
+ * [thres2, thres1). Writes exactly min(k, d) indices, ascending within each of the two
+ * groups, to idx and returns that number; *thres1 (if not NULL) receives the upper
+ * threshold (infinity when no probe kept at most k). Returns (size_t)-1 on allocation
+ * failure. */
+size_t ar_mstopk(const void *x, size_t d, ar_dtype dt, size_t k, int samplings, uint64_t seed, uint32_t *idx,
+                 double *thres1);
+
+/* Exact top-k by selection (expected O(d), no full sort): the k largest |x|, ties broken by
+ * the lower index. Writes min(k, d) indices in ascending order; returns that number, or
+ * (size_t)-1 on allocation failure. */
+size_t ar_topk_exact(const void *x, size_t d, ar_dtype dt, size_t k, uint32_t *idx);
+
+#endif

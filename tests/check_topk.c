@@ -1,0 +1,154 @@
+/* check_topk.c: MSTopK returns exactly k indices, keeps everything above its threshold,
+ * agrees with exact top-k on distinct magnitudes; exact top-k against a full sort. */
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algos/topk_select.h"
+#include "check_util.h"
+
+/* Gradient-like data: normal values, all magnitudes distinct. */
+static float *gradient(size_t d, unsigned long seed)
+{
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(r, seed);
+  float *x = malloc(d * sizeof *x);
+  for (size_t i = 0; i < d; i++)
+    x[i] = (float)gsl_ran_gaussian(r, 1.0) * (1.0f + 1e-6f * (float)i);
+  gsl_rng_free(r);
+  return x;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+  float x = *(const float *)a, y = *(const float *)b;
+  return (x < y) - (x > y);
+}
+
+START_TEST(mstopk_returns_exactly_k_and_keeps_all_above_threshold)
+{
+  size_t ds[] = {1, 7, 100, 1000, 65536};
+  double rhos[] = {0.001, 0.01, 0.1, 0.5, 1.0};
+  for (size_t a = 0; a < 5; a++)
+    for (size_t b = 0; b < 5; b++) {
+      size_t d = ds[a], k = (size_t)ceil(rhos[b] * (double)d);
+      float *x = gradient(d, 7 + a);
+      uint32_t *idx = malloc(d * sizeof *idx);
+      double t1;
+      size_t n = ar_mstopk(x, d, AR_FP32, k, AR_MSTOPK_SAMPLINGS, 42, idx, &t1);
+      ck_assert_uint_eq(n, k);
+      char *seen = calloc(d, 1);
+      for (size_t i = 0; i < n; i++) {
+        ck_assert_uint_lt(idx[i], d);
+        ck_assert_msg(!seen[idx[i]], "index %u twice", idx[i]);
+        seen[idx[i]] = 1;
+      }
+      for (size_t i = 0; i < d; i++)
+        if (fabsf(x[i]) >= t1)
+          ck_assert_msg(seen[i], "d=%zu k=%zu: element %zu above thres1 dropped", d, k, i);
+      free(seen);
+      free(idx);
+      free(x);
+    }
+}
+END_TEST
+
+START_TEST(mstopk_matches_exact_on_distinct_magnitudes)
+{
+  size_t d = 100000, k = 1000;
+  float *x = gradient(d, 3);
+  uint32_t *a = malloc(k * sizeof *a), *b = malloc(k * sizeof *b);
+  ck_assert_uint_eq(ar_mstopk(x, d, AR_FP32, k, AR_MSTOPK_SAMPLINGS, 1, a, NULL), k);
+  ck_assert_uint_eq(ar_topk_exact(x, d, AR_FP32, k, b), k);
+  /* both in ascending index order when MSTopK needs no band */
+  for (size_t i = 0; i < k; i++)
+    ck_assert_uint_eq(a[i], b[i]);
+  free(a);
+  free(b);
+  free(x);
+}
+END_TEST
+
+START_TEST(exact_topk_against_a_full_sort)
+{
+  size_t d = 5000;
+  float *x = gradient(d, 11), *s = malloc(d * sizeof *s);
+  for (size_t i = 0; i < d; i++)
+    s[i] = fabsf(x[i]);
+  qsort(s, d, sizeof *s, cmp_desc);
+  size_t ks[] = {1, 2, 17, 2500, 4999, 5000};
+  uint32_t *idx = malloc(d * sizeof *idx);
+  for (size_t j = 0; j < 6; j++) {
+    ck_assert_uint_eq(ar_topk_exact(x, d, AR_FP32, ks[j], idx), ks[j]);
+    for (size_t i = 0; i < ks[j]; i++) {
+      ck_assert(fabsf(x[idx[i]]) >= s[ks[j] - 1]);
+      if (i)
+        ck_assert_uint_gt(idx[i], idx[i - 1]);
+    }
+  }
+  free(idx);
+  free(s);
+  free(x);
+}
+END_TEST
+
+START_TEST(ties_and_degenerate_inputs)
+{
+  /* all equal: any k of them, exactly k */
+  float same[64];
+  for (int i = 0; i < 64; i++)
+    same[i] = i % 2 ? -3.0f : 3.0f;
+  uint32_t idx[64];
+  ck_assert_uint_eq(ar_mstopk(same, 64, AR_FP32, 5, 30, 9, idx, NULL), 5);
+  ck_assert_uint_eq(ar_topk_exact(same, 64, AR_FP32, 5, idx), 5);
+  ck_assert_uint_eq(idx[4], 4); /* ties go to the lower index */
+  /* zeros */
+  float zero[16] = {0};
+  ck_assert_uint_eq(ar_mstopk(zero, 16, AR_FP32, 3, 30, 9, idx, NULL), 3);
+  /* k = 0 and k > d */
+  ck_assert_uint_eq(ar_mstopk(same, 64, AR_FP32, 0, 30, 9, idx, NULL), 0);
+  ck_assert_uint_eq(ar_topk_exact(same, 8, AR_FP32, 100, idx), 8);
+  ck_assert_uint_eq(ar_mstopk(same, 8, AR_FP32, 100, 30, 9, idx, NULL), 8);
+}
+END_TEST
+
+START_TEST(fp16_input)
+{
+  uint16_t h[1000];
+  for (int i = 0; i < 1000; i++)
+    ar_set(h, (size_t)i, AR_FP16, (i % 2 ? -1 : 1) * (double)((i * 37) % 1000) / 8.0);
+  uint32_t a[10], b[10];
+  ck_assert_uint_eq(ar_topk_exact(h, 1000, AR_FP16, 10, b), 10);
+  ck_assert_uint_eq(ar_mstopk(h, 1000, AR_FP16, 10, 30, 5, a, NULL), 10);
+  for (int i = 0; i < 10; i++) {
+    ck_assert(fabs(ar_get(h, b[i], AR_FP16)) >= 990.0 / 8);
+    ck_assert_uint_eq(a[i], b[i]);
+  }
+}
+END_TEST
+
+START_TEST(seeded_band_choice_is_reproducible)
+{
+  /* k inside a plateau of equal values forces a band draw */
+  float x[200];
+  for (int i = 0; i < 200; i++)
+    x[i] = i < 10 ? 5.0f : 1.0f;
+  uint32_t a[50], b[50];
+  ck_assert_uint_eq(ar_mstopk(x, 200, AR_FP32, 50, 30, 1234, a, NULL), 50);
+  ck_assert_uint_eq(ar_mstopk(x, 200, AR_FP32, 50, 30, 1234, b, NULL), 50);
+  ck_assert(memcmp(a, b, sizeof a) == 0);
+  for (int i = 0; i < 10; i++)
+    ck_assert_uint_eq(a[i], (uint32_t)i); /* the ten large ones first */
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("topk");
+  CHECK_CASE(s, "topk", 60, mstopk_returns_exactly_k_and_keeps_all_above_threshold,
+             mstopk_matches_exact_on_distinct_magnitudes, exact_topk_against_a_full_sort, ties_and_degenerate_inputs,
+             fp16_input, seeded_band_choice_is_reproducible);
+  return check_run(s);
+}
