@@ -30,7 +30,7 @@ ALGO_SRC   := $(wildcard algos/*.c)
 ALGO_SMPI  := $(ALGO_SRC:algos/%.c=$(B)/smpi/%.o)
 ALGO_MPI   := $(ALGO_SRC:algos/%.c=$(B)/mpi/%.o)
 # Pieces of algos/ that need no MPI, for unit tests built with plain cc.
-ALGO_PURE  := $(B)/pure/ar_dtype.o $(B)/pure/ar_verify.o $(B)/pure/topk_select.o
+ALGO_PURE  := $(B)/pure/ar_dtype.o $(B)/pure/ar_verify.o $(B)/pure/topk_select.o $(B)/pure/tree_shape.o
 TEST_SRC   := $(wildcard tests/check_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 # Helpers every test links: running the real CLI and reading its JSON.

@@ -11,7 +11,12 @@ enum {
 
 /* X(name, flags, description) in --list-algos order; algorithm `name` is ar_<name>(). */
 #define AR_ALGO_LIST(X)                                                                  \
-  X(ring, AR_DENSE, "ring reduce-scatter + allgather, 2(p-1) steps [Baidu17]")          \
+  X(ring, AR_DENSE, "ring reduce-scatter + allgather, 2(p-1) steps; --channels C rings at once")   \
+  X(tree, AR_DENSE, "pipelined binary tree: reduce to the root, broadcast back (--segment)")        \
+  X(twotree, AR_DENSE, "double binary tree (two-tree, NCCL's tree): two trees, half the data each") \
+  X(hier, AR_DENSE, "hierarchical 2D-torus: intra-node reduce-scatter, inter-node ring, allgather") \
+  X(rhd, AR_DENSE, "recursive halving-doubling (Rabenseifner), any rank count")                   \
+  X(naive, AR_DENSE, "gather to one master, reduce there, broadcast back")                         \
   X(mpi, AR_DENSE, "the MPI library's own MPI_Allreduce (SMPI's selector when simulated)")
 
 #endif

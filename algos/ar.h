@@ -7,6 +7,7 @@
 
 #include "algo_list.h"
 #include "ar_dtype.h"
+#include "ar_layout.h"
 #include "ar_phase.h"
 
 /* Negative error codes, one list so that ar_strerror can never fall out of step. */
@@ -43,7 +44,8 @@ typedef struct {
   double overlap;       /* top-k timing mode: fraction of shared indices */
   int real_data;        /* 1: buffers hold real values to move and reduce */
   ar_compute compute;
-  ar_phases *phases; /* where phase boundaries are recorded; may be NULL */
+  ar_phases *phases;       /* where phase boundaries are recorded; may be NULL */
+  const ar_layout *layout; /* node communicators and ring orders; may be NULL */
 } ar_params;
 
 typedef int (*ar_fn)(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm,
@@ -60,6 +62,12 @@ typedef struct {
 extern const ar_algo ar_registry[];
 
 const ar_algo *ar_find(const char *name);
+
+/* The prologue every algorithm shares: rank and size, MPI_IN_PLACE resolved into recvbuf,
+ * and the calls with nothing to communicate done (count 0; one rank copies). Returns 1 when
+ * the call is complete, with *rc its result, 0 when the algorithm has work to do. */
+int ar_begin(const void **sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p,
+             int *rank, int *size, int *rc);
 
 /* Buffers for payloads and scratch: shared (no physical copy per rank) in SMPI timing
  * mode, real memory otherwise. */

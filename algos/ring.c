@@ -1,14 +1,18 @@
-/* ring.c: ring allreduce, reduce-scatter then allgather around one ring of all ranks.
+/* ring.c: ring allreduce, reduce-scatter then allgather around rings of all ranks, with
+ * --channels C rings running at once on disjoint parts of the buffer.
  *
  * Algorithm: the buffer is cut into p chunks [Baidu17], indexed as in the baidu-allreduce
  *   code comments. In reduce-scatter step i (i = 0..p-2) rank j sends chunk (j-i) mod p to
  *   j+1 and receives chunk (j-i-1) mod p from j-1, adding it to its own copy; rank j then
- *   holds the full sum of chunk (j+1) mod p.
- *   In allgather step i rank j sends chunk (j-i+1) mod p and receives chunk (j-i) mod p.
+ *   holds the full sum of chunk (j+1) mod p. In allgather step i rank j sends chunk
+ *   (j-i+1) mod p and receives chunk (j-i) mod p. With C channels, channel c runs the same
+ *   schedule on its share of the buffer, visiting each node's GPUs in its own order (chosen
+ *   from the platform's links, see ring_orders.c), nodes in node order.
  * Restrictions: none. Any p; count < p leaves some chunks empty (their messages carry
  *   nothing but still pay latency); p = 1 is a copy.
  * Cost: 2(p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma
- *   (n bytes per rank; the slowest link of the ring sets beta).
+ *   (n bytes per rank; the slowest link of the ring sets beta; with C channels each ring
+ *   carries its share of n over its own links).
  *
  *   p = 3, chunks a b c          rank0      rank1      rank2
  *   reduce-scatter step 0:      a -> 1     b -> 2     c -> 0
@@ -16,49 +20,56 @@
  *   allgather step 0:           b* -> 1    c* -> 2    a* -> 0
  *   allgather step 1:           a* -> 1    b* -> 2    c* -> 0
  */
-#include "algos.h"
+#include <stdlib.h>
 
-static int mod(int a, int n) { return ((a % n) + n) % n; }
+#include "algos.h"
+#include "ar_layout.h"
+#include "ring_core.h"
+
+/* Ring of channel c: node by node, each node's GPUs in the channel's order. */
+static void channel_ring(const ar_layout *L, int c, int rank, int size, size_t off, size_t len, ar_ring_spec *r)
+{
+  int rpn = L->rpn, nodes = size / rpn, node = rank / rpn;
+  const int *o = L->order + c * rpn;
+  int at = 0;
+  while (o[at] != rank % rpn)
+    at++;
+  r->n = size;
+  r->pos = node * rpn + at;
+  r->next = at + 1 < rpn ? node * rpn + o[at + 1] : ((node + 1) % nodes) * rpn + o[0];
+  r->prev = at > 0 ? node * rpn + o[at - 1] : ((node + nodes - 1) % nodes) * rpn + o[rpn - 1];
+  r->off = off;
+  r->len = len;
+}
 
 int ar_ring(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
 {
-  int rank, size, rc = 0;
-  if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
-    return AR_EMPI;
-  if (sendbuf == MPI_IN_PLACE)
-    sendbuf = recvbuf;
-  if (count == 0)
-    return 0;
-  if (size == 1) {
-    ar_copy(p, recvbuf, sendbuf, count, dt);
-    return 0;
-  }
-
-  void *tmp = ar_alloc(p, ar_part_len(count, size, 0) * ar_dtype_size(dt));
-  if (!tmp)
+  int rank, size, rc;
+  if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))
+    return rc;
+  const ar_layout *L = p->layout;
+  int nch = L && L->rpn == p->ranks_per_node && size % L->rpn == 0 ? L->channels : 1;
+  ar_ring_spec *rings = calloc((size_t)nch, sizeof *rings);
+  if (!rings)
     return AR_ENOMEM;
-  int next = mod(rank + 1, size), prev = mod(rank - 1, size);
-
-  /* Step 0 sends straight from sendbuf and every received chunk is summed with sendbuf
-   * into recvbuf, so out-of-place needs no initial copy. */
-  for (int i = 0; i < size - 1 && rc == 0; i++) {
-    int s = mod(rank - i, size), r = mod(rank - i - 1, size);
-    const void *from = i == 0 ? sendbuf : recvbuf;
-    size_t rlen = ar_part_len(count, size, r), roff = ar_part_off(count, size, r);
-    rc = ar_sendrecv(ar_cat(from, ar_part_off(count, size, s), dt), ar_part_len(count, size, s), next, tmp, rlen,
-                     prev, dt, comm);
-    if (rc == 0)
-      ar_reduce(p, ar_at(recvbuf, roff, dt), ar_cat(sendbuf, roff, dt), tmp, rlen, dt);
+  size_t done = 0;
+  double cum = 0;
+  for (int c = 0; c < nch && rc == 0; c++) {
+    cum += nch > 1 ? L->weight[c] : 1.0;
+    size_t end = c == nch - 1 ? count : (size_t)(cum * (double)count);
+    end = end < done ? done : end > count ? count : end;
+    if (nch == 1)
+      rc = ar_ring_plain(comm, 0, count, &rings[0]);
+    else
+      channel_ring(L, c, rank, size, done, end - done, &rings[c]);
+    done = end;
   }
+  if (rc == 0)
+    rc = ar_ring_reduce_scatter(sendbuf, recvbuf, dt, comm, p, rings, nch);
   ar_phase_end(p->phases, "reduce-scatter");
-
-  for (int i = 0; i < size - 1 && rc == 0; i++) {
-    int s = mod(rank - i + 1, size), r = mod(rank - i, size);
-    rc = ar_sendrecv(ar_cat(recvbuf, ar_part_off(count, size, s), dt), ar_part_len(count, size, s), next,
-                     ar_at(recvbuf, ar_part_off(count, size, r), dt), ar_part_len(count, size, r), prev, dt, comm);
-  }
+  if (rc == 0)
+    rc = ar_ring_allgather(recvbuf, dt, comm, p, rings, nch);
   ar_phase_end(p->phases, "allgather");
-
-  ar_free(p, tmp);
+  free(rings);
   return rc;
 }

@@ -123,6 +123,12 @@ int main(int argc, char **argv)
     goto out;
   }
   ar_compute_from_host(&cfg.params.compute);
+  ar_layout layout;
+  if (ar_layout_init(&layout, MPI_COMM_WORLD, cfg.params.ranks_per_node, cfg.params.channels) != 0) {
+    status = 1;
+    goto out;
+  }
+  cfg.params.layout = &layout;
   int npts = cfg.nalgos * cfg.nsizes;
   pts = calloc((size_t)npts, sizeof *pts);
   if (!pts) {
@@ -140,6 +146,7 @@ int main(int argc, char **argv)
     }
   if (rank == 0 && runner_write(&cfg, size, pts, npts) != 0)
     status = 1;
+  ar_layout_free(&layout);
 out:
   free(pts);
   runner_config_free(&cfg);

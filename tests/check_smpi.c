@@ -24,35 +24,46 @@ static void assert_all_verified(const cli_result *r, int n, const char *what)
   }
 }
 
-/* 1, 2, 3, 5, 8, 15 and 16 ranks, inside one node and across nodes; counts 1, 3, 9, ...
- * (odd, and below the rank count) up to 1024 elements. */
+/* Every dense algorithm on 1..17 ranks one per node (mn1), and on several GPUs per node
+ * (tencent16): counts 1, 3, 9, ... (odd, and below the rank count) up to 1024 elements, with
+ * segments small enough that the trees pipeline. */
 static const struct {
+  const char *platform;
   int nodes, rpn;
-} shapes[] = {{1, 1}, {2, 1}, {3, 1}, {5, 1}, {1, 8}, {3, 5}, {2, 8}};
+} shapes[] = {{"mn1", 1, 1},  {"mn1", 2, 1},  {"mn1", 3, 1},  {"mn1", 4, 1},       {"mn1", 5, 1},
+              {"mn1", 6, 1},  {"mn1", 7, 1},  {"mn1", 8, 1},  {"mn1", 9, 1},       {"mn1", 10, 1},
+              {"mn1", 11, 1}, {"mn1", 12, 1}, {"mn1", 13, 1}, {"mn1", 14, 1},      {"mn1", 15, 1},
+              {"mn1", 16, 1}, {"mn1", 17, 1}, {"tencent16", 1, 8}, {"tencent16", 3, 5}, {"tencent16", 2, 8},
+              {"tencent16", 3, 3}, {"mn1", 3, 6}};
+#define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
+#define NDENSE 7 /* ring tree twotree hier rhd naive mpi */
 
-START_TEST(ring_and_mpi_verify_fp32)
+static void verify_shape(int i, const char *dtype, const char *sweep)
 {
   char args[256], what[64];
-  snprintf(args, sizeof args, "--platform tencent16 --algo ring,mpi --sizes 4:4K:3 --verify --nodes %d --ranks-per-node %d",
-           shapes[_i].nodes, shapes[_i].rpn);
-  snprintf(what, sizeof what, "fp32 %dx%d", shapes[_i].nodes, shapes[_i].rpn);
+  snprintf(args, sizeof args, "--platform %s --algo all --sizes %s --dtype %s --segment 64 --verify --nodes %d --ranks-per-node %d",
+           shapes[i].platform, sweep, dtype, shapes[i].nodes, shapes[i].rpn);
+  snprintf(what, sizeof what, "%s %s %dx%d", dtype, shapes[i].platform, shapes[i].nodes, shapes[i].rpn);
   cli_result r = cli_run(args, 1);
-  assert_all_verified(&r, 2 * 8, what);
-  ck_assert_int_eq((int)cli_num(r.json, "ranks"), shapes[_i].nodes * shapes[_i].rpn);
+  assert_all_verified(&r, NDENSE * 8, what);
+  ck_assert_int_eq((int)cli_num(r.json, "ranks"), shapes[i].nodes * shapes[i].rpn);
   cli_result_free(&r);
 }
+
+START_TEST(dense_algorithms_verify_fp32) { verify_shape(_i, "fp32", "4:4K:3"); }
 END_TEST
 
-START_TEST(ring_and_mpi_verify_fp16)
+/* fp16 on every other shape keeps the suite short; the sums stay exact in half precision. */
+START_TEST(dense_algorithms_verify_fp16) { verify_shape(2 * _i + 1, "fp16", "2:2K:3"); }
+END_TEST
+
+START_TEST(ring_channels_verify)
 {
-  char args[256], what[64];
-  snprintf(args, sizeof args,
-           "--platform tencent16 --algo ring,mpi --sizes 2:2K:3 --dtype fp16 --verify --nodes %d --ranks-per-node %d",
-           shapes[_i].nodes, shapes[_i].rpn);
-  snprintf(what, sizeof what, "fp16 %dx%d", shapes[_i].nodes, shapes[_i].rpn);
-  cli_result r = cli_run(args, 1);
-  assert_all_verified(&r, 2 * 8, what);
-  ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cli_point(&r, 0), "dtype")->valuestring, "fp16");
+  cli_result r = cli_run("--platform dgx1 --algo ring --channels 4 --sizes 4:4K:3 --verify", 1);
+  assert_all_verified(&r, 8, "dgx1 4 channels");
+  cli_result_free(&r);
+  r = cli_run("--platform tencent16 --nodes 3 --ranks-per-node 3 --algo ring --channels 3 --sizes 2:2K:3 --dtype fp16 --verify", 1);
+  assert_all_verified(&r, 8, "3x3 3 channels fp16");
   cli_result_free(&r);
 }
 END_TEST
@@ -87,6 +98,43 @@ START_TEST(acceptance_ring_64M_on_tencent16)
   ck_assert(rs > 0 && ag > 0 && fabs(rs + ag - t) < 1e-6 * t); /* MPI_Wtime itself costs 10 ns in SMPI */
   ck_assert_ptr_nonnull(strstr(r.out, "reduce-scatter"));
   cli_result_free(&r);
+}
+END_TEST
+
+/* On 16 nodes x 8 V100 over 25 GbE the algorithms must rank as their costs say. */
+START_TEST(dense_algorithms_rank_sensibly_on_tencent16)
+{
+  cli_result r = cli_run("--algo ring,hier --sizes 1M:64M:64", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  double ring1 = cli_time(&r, "ring", 1 << 20), hier1 = cli_time(&r, "hier", 1 << 20);
+  double ring64 = cli_time(&r, "ring", 64 << 20), hier64 = cli_time(&r, "hier", 64 << 20);
+  ck_assert_msg(hier1 > 0 && hier1 < ring1, "1M: hier %g, ring %g", hier1, ring1);
+  ck_assert_msg(hier64 > 0 && hier64 <= ring64, "64M: hier %g, ring %g", hier64, ring64);
+  cli_result_free(&r);
+  /* logarithmic against linear step counts at a latency-bound size */
+  r = cli_run("--algo ring,twotree,rhd --size 8K", 1);
+  double ring8 = cli_time(&r, "ring", 8192);
+  ck_assert(ring8 > 0);
+  ck_assert_msg(cli_time(&r, "twotree", 8192) * 4 < ring8, "twotree not several times faster at 8K");
+  ck_assert_msg(cli_time(&r, "rhd", 8192) * 4 < ring8, "rhd not several times faster at 8K");
+  cli_result_free(&r);
+  /* the master's link carries everything */
+  r = cli_run("--algo ring,naive --size 16M", 1);
+  ck_assert(cli_time(&r, "naive", 16 << 20) > 20 * cli_time(&r, "ring", 16 << 20));
+  cli_result_free(&r);
+}
+END_TEST
+
+/* Rings in several orders drive several NVLinks of each V100 at once. */
+START_TEST(channels_use_the_nvlinks_of_a_dgx1)
+{
+  cli_result one = cli_run("--platform dgx1 --algo ring --channels 1 --size 64M", 1);
+  cli_result four = cli_run("--platform dgx1 --algo ring --channels 4 --size 64M", 1);
+  ck_assert(one.status == 0 && four.status == 0);
+  double b1 = cli_num(cli_point(&one, 0), "busbw_GBps"), b4 = cli_num(cli_point(&four, 0), "busbw_GBps");
+  ck_assert_msg(b4 > 2 * b1 && b4 > 50, "busbw 1 channel %g, 4 channels %g GB/s", b1, b4);
+  cli_result_free(&one);
+  cli_result_free(&four);
 }
 END_TEST
 
@@ -174,10 +222,12 @@ int main(void)
   Suite *s = suite_create("smpi");
   TCase *tc = tcase_create("verify");
   tcase_set_timeout(tc, 300);
-  tcase_add_loop_test(tc, ring_and_mpi_verify_fp32, 0, (int)(sizeof shapes / sizeof shapes[0]));
-  tcase_add_loop_test(tc, ring_and_mpi_verify_fp16, 0, (int)(sizeof shapes / sizeof shapes[0]));
+  tcase_add_loop_test(tc, dense_algorithms_verify_fp32, 0, NSHAPES);
+  tcase_add_loop_test(tc, dense_algorithms_verify_fp16, 0, NSHAPES / 2);
+  tcase_add_test(tc, ring_channels_verify);
   suite_add_tcase(s, tc);
-  CHECK_CASE(s, "acceptance", 300, acceptance_15_ranks_1M_and_40_bytes, acceptance_ring_64M_on_tencent16);
+  CHECK_CASE(s, "acceptance", 300, acceptance_15_ranks_1M_and_40_bytes, acceptance_ring_64M_on_tencent16,
+             dense_algorithms_rank_sensibly_on_tencent16, channels_use_the_nvlinks_of_a_dgx1);
   CHECK_CASE(s, "errors", 300, bad_input_exits_2_with_one_line, failed_simulation_exits_1_with_simulator_lines);
   CHECK_CASE(s, "output", 300, same_inputs_same_times, csv_and_listings);
   return check_run(s);

@@ -79,3 +79,15 @@ double cli_num(const cJSON *o, const char *key)
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
   return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
+
+double cli_time(const cli_result *r, const char *algo, double bytes)
+{
+  const cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r->json, "results"))
+  {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "algo");
+    if (cJSON_IsString(a) && strcmp(a->valuestring, algo) == 0 && cli_num(p, "bytes") == bytes)
+      return cli_num(p, "time_s");
+  }
+  return -1;
+}

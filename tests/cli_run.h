@@ -23,4 +23,7 @@ int cli_lines(const char *s);
 const cJSON *cli_point(const cli_result *r, int i);
 double cli_num(const cJSON *o, const char *key);
 
+/* time_s of the result for algo at bytes, or -1. */
+double cli_time(const cli_result *r, const char *algo, double bytes);
+
 #endif

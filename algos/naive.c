@@ -1,0 +1,64 @@
+/* naive.c: gather to a master, reduce there, broadcast back: the strawman of [PFN18] and
+ * [Baidu17], whose master's traffic and work grow linearly with the number of ranks.
+ *
+ * Algorithm: every rank sends its vector to rank 0, which receives them all at once, sums
+ *   them, and sends the result to every rank at once.
+ * Restrictions: none. Rank 0 holds p-1 receive buffers of n bytes.
+ * Cost: 2 alpha + 2 (p-1) n beta + (p-1) n gamma (all transfers share the master's link).
+ *
+ *   gather:  1 -> 0, 2 -> 0, ..., p-1 -> 0      bcast:  0 -> 1, 0 -> 2, ..., 0 -> p-1
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "algos.h"
+
+int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+{
+  int rank, size, rc;
+  if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))
+    return rc;
+  if (count > INT_MAX)
+    return AR_EINVAL;
+  MPI_Datatype t = ar_mpi_type(dt);
+  int n = (int)count;
+  if (rank != 0) {
+    if (MPI_Send(sendbuf, n, t, 0, 0, comm) != MPI_SUCCESS)
+      rc = AR_EMPI;
+    ar_phase_end(p->phases, "gather-reduce");
+    if (rc == 0 && MPI_Recv(recvbuf, n, t, 0, 1, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      rc = AR_EMPI;
+    ar_phase_end(p->phases, "bcast");
+    return rc;
+  }
+
+  void **tmp = calloc((size_t)size, sizeof *tmp);
+  MPI_Request *req = calloc((size_t)size, sizeof *req);
+  rc = tmp && req ? 0 : AR_ENOMEM;
+  for (int i = 1; i < size && rc == 0; i++) {
+    tmp[i] = ar_alloc(p, count * ar_dtype_size(dt));
+    if (!tmp[i])
+      rc = AR_ENOMEM;
+    else if (MPI_Irecv(tmp[i], n, t, i, 0, comm, &req[i - 1]) != MPI_SUCCESS)
+      rc = AR_EMPI;
+  }
+  if (rc == 0 && size > 1 && MPI_Waitall(size - 1, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    rc = AR_EMPI;
+  if (rc == 0)
+    ar_copy(p, recvbuf, sendbuf, count, dt);
+  for (int i = 1; i < size && rc == 0; i++)
+    ar_reduce(p, recvbuf, recvbuf, tmp[i], count, dt);
+  ar_phase_end(p->phases, "gather-reduce");
+
+  for (int i = 1; i < size && rc == 0; i++)
+    if (MPI_Isend(recvbuf, n, t, i, 1, comm, &req[i - 1]) != MPI_SUCCESS)
+      rc = AR_EMPI;
+  if (rc == 0 && size > 1 && MPI_Waitall(size - 1, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    rc = AR_EMPI;
+  ar_phase_end(p->phases, "bcast");
+  for (int i = 1; tmp && i < size; i++)
+    ar_free(p, tmp[i]);
+  free(tmp);
+  free(req);
+  return rc;
+}

@@ -1,0 +1,109 @@
+/* ring_core.c: ring reduce-scatter and allgather, many rings in lock step. Each step posts
+ * every ring's receive and send before waiting, so rings on disjoint links run at once. */
+#include "ring_core.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+static int mod(int a, int n) { return ((a % n) + n) % n; }
+
+int ar_ring_plain(MPI_Comm comm, size_t off, size_t len, ar_ring_spec *r)
+{
+  if (MPI_Comm_rank(comm, &r->pos) != MPI_SUCCESS || MPI_Comm_size(comm, &r->n) != MPI_SUCCESS)
+    return AR_EMPI;
+  r->next = mod(r->pos + 1, r->n);
+  r->prev = mod(r->pos - 1, r->n);
+  r->off = off;
+  r->len = len;
+  return 0;
+}
+
+size_t ar_ring_chunk_off(const ar_ring_spec *r, int c) { return r->off + ar_part_off(r->len, r->n, mod(c, r->n)); }
+size_t ar_ring_chunk_len(const ar_ring_spec *r, int c) { return ar_part_len(r->len, r->n, mod(c, r->n)); }
+
+/* One step of every ring: receive chunk rc[k] of ring k into rbuf[k] while sending chunk
+ * sc[k] from sbuf. Tags keep the rings apart when two rings join the same pair of ranks. */
+static int step(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm, const ar_ring_spec *rings, int nrings,
+                const int *sc, const int *rc, MPI_Request *req)
+{
+  MPI_Datatype t = ar_mpi_type(dt);
+  for (int k = 0; k < nrings; k++) {
+    size_t rl = ar_ring_chunk_len(&rings[k], rc[k]), sl = ar_ring_chunk_len(&rings[k], sc[k]);
+    if (rl > INT_MAX || sl > INT_MAX)
+      return AR_EINVAL;
+    if (MPI_Irecv(rbuf[k], (int)rl, t, rings[k].prev, k, comm, &req[2 * k]) != MPI_SUCCESS ||
+        MPI_Isend(ar_cat(sbuf, ar_ring_chunk_off(&rings[k], sc[k]), dt), (int)sl, t, rings[k].next, k, comm,
+                  &req[2 * k + 1]) != MPI_SUCCESS)
+      return AR_EMPI;
+  }
+  return MPI_Waitall(2 * nrings, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : AR_EMPI;
+}
+
+/* Scratch for the rings' steps: one block of nrings request pairs, chunk indices and buffers. */
+typedef struct {
+  MPI_Request *req;
+  int *sc, *rc;
+  void **rbuf;
+} step_state;
+
+static int state_init(step_state *s, int nrings)
+{
+  s->req = malloc(sizeof *s->req * 2 * (size_t)nrings);
+  s->sc = malloc(sizeof(int) * 2 * (size_t)nrings);
+  s->rbuf = calloc((size_t)nrings, sizeof *s->rbuf);
+  s->rc = s->sc ? s->sc + nrings : NULL;
+  return s->req && s->sc && s->rbuf ? 0 : AR_ENOMEM;
+}
+
+static void state_free(step_state *s, const ar_params *p, int nscratch)
+{
+  for (int k = 0; s->rbuf && k < nscratch; k++)
+    ar_free(p, s->rbuf[k]);
+  free(s->req);
+  free(s->sc);
+  free(s->rbuf);
+}
+
+int ar_ring_reduce_scatter(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p,
+                           const ar_ring_spec *rings, int nrings)
+{
+  step_state s;
+  int rc = state_init(&s, nrings), steps = rings[0].n - 1;
+  for (int k = 0; k < nrings && rc == 0; k++) {
+    s.rbuf[k] = ar_alloc(p, ar_ring_chunk_len(&rings[k], 0) * ar_dtype_size(dt));
+    rc = s.rbuf[k] ? 0 : AR_ENOMEM;
+    if (rings[k].n == 1) /* a ring of one owns its whole range already */
+      ar_copy(p, ar_at(recvbuf, rings[k].off, dt), ar_cat(sendbuf, rings[k].off, dt), rings[k].len, dt);
+  }
+  for (int i = 0; i < steps && rc == 0; i++) {
+    for (int k = 0; k < nrings; k++) {
+      s.sc[k] = rings[k].pos - i;
+      s.rc[k] = rings[k].pos - i - 1;
+    }
+    /* step 0 sends straight from sendbuf, later steps forward what was just summed */
+    rc = step(i == 0 ? sendbuf : recvbuf, s.rbuf, dt, comm, rings, nrings, s.sc, s.rc, s.req);
+    for (int k = 0; k < nrings && rc == 0; k++) {
+      size_t off = ar_ring_chunk_off(&rings[k], s.rc[k]);
+      ar_reduce(p, ar_at(recvbuf, off, dt), ar_cat(sendbuf, off, dt), s.rbuf[k], ar_ring_chunk_len(&rings[k], s.rc[k]),
+                dt);
+    }
+  }
+  state_free(&s, p, nrings);
+  return rc;
+}
+
+int ar_ring_allgather(void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p, const ar_ring_spec *rings, int nrings)
+{
+  step_state s;
+  int rc = state_init(&s, nrings), steps = rings[0].n - 1;
+  for (int i = 0; i < steps && rc == 0; i++) {
+    for (int k = 0; k < nrings; k++) {
+      s.sc[k] = rings[k].pos - i + 1;
+      s.rc[k] = rings[k].pos - i;
+      s.rbuf[k] = ar_at(recvbuf, ar_ring_chunk_off(&rings[k], s.rc[k]), dt);
+    }
+    rc = step(recvbuf, s.rbuf, dt, comm, rings, nrings, s.sc, s.rc, s.req);
+  }
+  state_free(&s, p, 0);
+  return rc;
+}
