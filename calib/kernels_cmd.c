@@ -34,7 +34,8 @@ static const struct option longopts[] = {
     {"help", no_argument, NULL, O_HELP},            {NULL, 0, NULL, 0},
 };
 
-static int run_cuda(const char *out, int argc, char **argv)
+/* Hands the same options, less --device, to the CUDA binary, which writes the same schema. */
+static int run_cuda(int argc, char **argv)
 {
   char bindir[4096], prog[4200], err[512];
   if (cal_bin_dir(bindir, sizeof bindir) != 0)
@@ -44,13 +45,14 @@ static int run_cuda(const char *out, int argc, char **argv)
     return cal_fail("%s is missing: make cuda builds it where nvcc is installed", prog);
   cal_argv a = {0};
   cal_argv_add(&a, prog);
-  for (int i = 1; i < argc; i++)
-    if (strcmp(argv[i], "--device") != 0 && strncmp(argv[i], "--device=", 9) != 0 &&
-        (i == 1 || strcmp(argv[i - 1], "--device") != 0))
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--device") == 0)
+      i++;
+    else if (strncmp(argv[i], "--device=", 9) != 0)
       cal_argv_add(&a, argv[i]);
+  }
   int rc = a.oom ? CAL_ENOMEM : cal_spawn(a.v, NULL, err, sizeof err);
   cal_argv_free(&a);
-  (void)out;
   return rc == 0 ? 0 : cal_fail("CUDA kernels: %s", rc == CAL_ENOMEM ? "out of memory" : err);
 }
 
@@ -87,7 +89,7 @@ int cal_cmd_kernels(int argc, char **argv)
   if (o.min_reps > o.reps)
     o.min_reps = o.reps;
   if (strcmp(device, "cuda") == 0)
-    return run_cuda(out, argc, argv);
+    return run_cuda(argc, argv);
 
   cal_data d = {0};
   snprintf(d.source, sizeof d.source, "simcalib kernels");
