@@ -95,11 +95,11 @@ static int run(const fit_opts *o, int nin, char **in)
       goto out;
     }
     cJSON_AddItemToObject(root, "smpi", cal_smpi_json(&s));
-    char lat[1024], bw[1024];
-    cal_smpi_factor_string(&s, 0, lat, sizeof lat);
-    cal_smpi_factor_string(&s, 1, bw, sizeof bw);
-    fprintf(tab, "# SMPI (reference %s): smpi/lat-factor %s\n#                          smpi/bw-factor %s\n",
-            s.reference, lat, bw);
+    char set[3][2048];
+    for (int k = 0; k < 3; k++)
+      cal_smpi_factor_string(&s, k, set[k], sizeof set[k]);
+    fprintf(tab, "# SMPI (reference %s): smpi/lat-factor %s\n#   smpi/bw-factor %s\n#   smpi/or %s\n", s.reference,
+            set[CAL_SMPI_LAT], set[CAL_SMPI_BW], set[CAL_SMPI_OR]);
     for (int c = 0; c < 2; c++) {
       const cal_smpi_link *l = c ? &s.inter : &s.intra;
       if (l->has)

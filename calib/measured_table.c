@@ -8,15 +8,18 @@ static const char *or_dash(const char *s) { return s[0] ? s : "-"; }
 void cal_data_print(FILE *f, const cal_data *d)
 {
   fprintf(f, "# %s%s%s\n", d->source, d->machine[0] ? ": " : "", d->machine);
-  fprintf(f, "# %-10s %-6s %-6s %-5s %5s %12s %12s %12s %11s %11s\n", "op", "path", "device", "dtype", "ranks",
+  fprintf(f, "# %-13s %-6s %-6s %-5s %5s %12s %12s %12s %11s %11s\n", "op", "path", "device", "dtype", "ranks",
           "bytes", "time(us)", "spread(us)", "algbw(GB/s)", "busbw(GB/s)");
   for (size_t i = 0; i < d->n; i++) {
     const cal_point *p = &d->p[i];
     char op[40];
     snprintf(op, sizeof op, "%s%s", p->op, p->inplace == 1 ? "/in" : p->inplace == 0 ? "/out" : "");
-    fprintf(f, "  %-10s %-6s %-6s %-5s %5d %12.0f %12.3f %12.3f %11.3f %11.3f\n", op, or_dash(p->path),
-            or_dash(p->device), or_dash(p->dtype), p->ranks, p->bytes, p->time_s * 1e6,
-            p->spread_s >= 0 ? p->spread_s * 1e6 : 0.0, p->algbw_GBps, p->busbw_GBps);
+    char spread[32] = "-";
+    if (p->spread_s >= 0)
+      snprintf(spread, sizeof spread, "%.3f", p->spread_s * 1e6);
+    fprintf(f, "  %-13s %-6s %-6s %-5s %5d %12.0f %12.3f %12s %11.3f %11.3f\n", op, or_dash(p->path),
+            or_dash(p->device), or_dash(p->dtype), p->ranks, p->bytes, p->time_s * 1e6, spread, p->algbw_GBps,
+            p->busbw_GBps);
   }
 }
 

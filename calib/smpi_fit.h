@@ -1,8 +1,12 @@
 /* smpi_fit.h: SimGrid SMPI network-model settings that make a simulated ping-pong follow the
- * measured one: piecewise smpi/lat-factor and smpi/bw-factor by message size, and the route
- * latency and bandwidth of each path class. SMPI's factors are global (one set for every
- * route), so they carry the shape of one reference class; the other class gets the link
- * latency and bandwidth that fit its own points best under those factors. */
+ * measured one: piecewise smpi/lat-factor and smpi/bw-factor by message size, a piecewise
+ * receive overhead smpi/or, and the route latency and bandwidth of each path class.
+ * SMPI's settings are global (one set for every route). Factors scale a route's latency and
+ * bandwidth, the overhead adds the same time on every route, so with two classes each
+ * segment has four unknowns for four fitted coefficients: both classes are reproduced
+ * exactly where SMPI applies smpi/or (messages sent eagerly, below
+ * smpi/send-is-detached-thresh). Above it the factors follow the reference class, and the
+ * other class gets the route latency and bandwidth that fit its points best. */
 #ifndef CAL_SMPI_FIT_H
 #define CAL_SMPI_FIT_H
 
@@ -21,11 +25,19 @@ typedef struct {
   double max_rel_err;   /* worst predicted-vs-measured over the class's points */
 } cal_smpi_link;
 
+/* SMPI's default smpi/send-is-detached-thresh: smpi/or is paid only below it (SimGrid 3.32).
+ * A platform file cannot pin it (only smpirun declares the setting): a run that changes it
+ * changes what the fit reproduces. */
+#define CAL_SMPI_DETACHED 65536.0
+/* both classes' breakpoints and the detached threshold */
+#define CAL_SMPI_MAX_SEG (2 * CAL_NET_MAX_SEG + 1)
+
 typedef struct {
   char reference[8];
   size_t nseg;
-  double thresh[CAL_NET_MAX_SEG]; /* first size each factor applies to */
-  double lat_f[CAL_NET_MAX_SEG], bw_f[CAL_NET_MAX_SEG];
+  double thresh[CAL_SMPI_MAX_SEG]; /* first size each segment applies to */
+  double lat_f[CAL_SMPI_MAX_SEG], bw_f[CAL_SMPI_MAX_SEG];
+  double or_s[CAL_SMPI_MAX_SEG], or_per_byte[CAL_SMPI_MAX_SEG]; /* receive overhead, below CAL_SMPI_DETACHED */
   cal_smpi_link intra, inter;
 } cal_smpi;
 
@@ -37,8 +49,12 @@ int cal_smpi_fit(const cal_netfit *intra, const cal_netfit *inter, const char *r
 /* The one-way time SMPI gives a message of `bytes` over a route of this class. */
 double cal_smpi_predict(const cal_smpi *s, const cal_smpi_link *l, double bytes);
 
-/* "0:f0;T1:f1;..." for smpi/lat-factor (bw = 0) or smpi/bw-factor (bw = 1). */
-void cal_smpi_factor_string(const cal_smpi *s, int bw, char *buf, size_t len);
+enum { CAL_SMPI_LAT, CAL_SMPI_BW, CAL_SMPI_OR };
+
+/* The value of one setting: "0:f0;T1:f1;..." for smpi/lat-factor and smpi/bw-factor,
+ * "0:o0:p0;T1-1:o1:p1;..." for smpi/or (SMPI applies an or segment above its threshold,
+ * factors from theirs). */
+void cal_smpi_factor_string(const cal_smpi *s, int which, char *buf, size_t len);
 
 cJSON *cal_smpi_json(const cal_smpi *s);
 
