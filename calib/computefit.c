@@ -1,5 +1,7 @@
-/* computefit.c: one weighted (relative-error) line per kernel: the simulation charges
- * fixed + per-unit seconds, which is exactly such a line. */
+/* computefit.c: one least-squares line per kernel: the simulation charges fixed + per-unit
+ * seconds, which is exactly such a line. Unweighted on purpose: absolute error is dominated
+ * by the large buffers, which no longer fit in caches and which are what gradient chunks
+ * are; small buffers still set the fixed cost. */
 #include "computefit.h"
 
 #include <stdio.h>
@@ -19,18 +21,16 @@ static int fit_one(const cal_data *d, const char *op, const char *dtype, const c
 {
   memset(c, 0, sizeof *c);
   size_t n = 0;
-  double *x = malloc(sizeof(double) * (d->n + 1)), *y = malloc(sizeof(double) * (d->n + 1)),
-         *w = malloc(sizeof(double) * (d->n + 1));
-  int rc = x && y && w ? 0 : CAL_ENOMEM;
+  double *x = malloc(sizeof(double) * (d->n + 1)), *y = malloc(sizeof(double) * (d->n + 1));
+  int rc = x && y ? 0 : CAL_ENOMEM;
   for (size_t i = 0; rc == 0 && i < d->n; i++)
     if (matches(&d->p[i], op, dtype, device)) {
       x[n] = per_element ? d->p[i].count : d->p[i].bytes;
       y[n] = d->p[i].time_s;
-      w[n] = 1.0 / (y[n] * y[n]);
       if (x[n] > 0)
         n++;
     }
-  if (rc == 0 && n > 0 && cost_fit_linear(x, y, w, n, COST_FIT_NONNEG, &c->line) == 0) {
+  if (rc == 0 && n > 0 && cost_fit_linear(x, y, NULL, n, COST_FIT_NONNEG, &c->line) == 0) {
     c->has = 1;
     c->fixed_s = c->line.c0;
     c->per_unit_s = c->line.c1;
@@ -42,7 +42,6 @@ static int fit_one(const cal_data *d, const char *op, const char *dtype, const c
   }
   free(x);
   free(y);
-  free(w);
   return rc;
 }
 
