@@ -189,7 +189,7 @@ int cal_cmd_check(int argc, char **argv)
   double tol = 0.10;
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
     switch (c) {
     case 'o': out = optarg; break;
     case O_PLATFORM: platform = optarg; break;
@@ -199,7 +199,7 @@ int cal_cmd_check(int argc, char **argv)
         return cal_bad("check: --tol needs a positive relative error, not '%s'", optarg);
       break;
     case O_HELP: usage(stdout); return 0;
-    default: return cal_bad("check: unknown option '%s' (simcalib check --help)", argv[optind - 1]);
+    default: return cal_bad_option("check", c, argv[optind - 1]);
     }
   }
   if (optind < argc)

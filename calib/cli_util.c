@@ -34,6 +34,11 @@ int cal_fail(const char *fmt, ...)
   return s;
 }
 
+int cal_bad_option(const char *cmd, int c, const char *arg)
+{
+  return cal_bad("%s: %s '%s' (simcalib %s --help)", cmd, c == ':' ? "missing value for" : "unknown option", arg, cmd);
+}
+
 int cal_parse_int(const char *s, long lo, long hi, long *out)
 {
   char *end;

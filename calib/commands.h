@@ -17,6 +17,10 @@ int cal_cmd_import(int argc, char **argv);
 int cal_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cal_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The line for what getopt_long (optstring starting with ':') did not accept: c is ':' for
+ * a missing value; returns 2. */
+int cal_bad_option(const char *cmd, int c, const char *arg);
+
 /* Whole-string numbers in [lo, hi]; 0 or -1. */
 int cal_parse_int(const char *s, long lo, long hi, long *out);
 int cal_parse_double(const char *s, double lo, double hi, double *out);

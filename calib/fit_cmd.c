@@ -140,7 +140,7 @@ int cal_cmd_fit(int argc, char **argv)
   fit_opts o = {"-", NULL, "", CAL_NET_TOL, CAL_NET_MAX_SEG};
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
     switch (c) {
     case 'o': o.out = optarg; break;
     case O_TOL:
@@ -162,7 +162,7 @@ int cal_cmd_fit(int argc, char **argv)
       o.device = optarg;
       break;
     case O_HELP: usage(stdout); return 0;
-    default: return cal_bad("fit: unknown option '%s' (simcalib fit --help)", argv[optind - 1]);
+    default: return cal_bad_option("fit", c, argv[optind - 1]);
     }
   }
   if (optind >= argc)

@@ -35,7 +35,7 @@ int cal_cmd_import(int argc, char **argv)
   long ranks;
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
     switch (c) {
     case 'o': out = optarg; break;
     case O_PATH:
@@ -50,7 +50,7 @@ int cal_cmd_import(int argc, char **argv)
       break;
     case O_PARTIAL: o.partial = 1; break;
     case O_HELP: usage(stdout); return 0;
-    default: return cal_bad("import: unknown option '%s' (simcalib import --help)", argv[optind - 1]);
+    default: return cal_bad_option("import", c, argv[optind - 1]);
     }
   }
   if (argc - optind != 2)

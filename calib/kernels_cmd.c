@@ -65,7 +65,7 @@ int cal_cmd_kernels(int argc, char **argv)
   long v;
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
     int bad = 0;
     switch (c) {
     case 'o': out = optarg; break;
@@ -79,7 +79,7 @@ int cal_cmd_kernels(int argc, char **argv)
     case O_REPS: bad = cal_parse_int(optarg, 1, 1000, &v) || (o.reps = (int)v) < 0; break;
     case O_MINREPS: bad = cal_parse_int(optarg, 1, 1000, &v) || (o.min_reps = (int)v) < 0; break;
     case O_HELP: usage(stdout); return 0;
-    default: return cal_bad("kernels: unknown option '%s' (simcalib kernels --help)", argv[optind - 1]);
+    default: return cal_bad_option("kernels", c, argv[optind - 1]);
     }
     if (bad)
       return cal_bad("kernels: bad value '%s' for %s%s%s", optarg, argv[optind - 1], why[0] ? ": " : "", why);

@@ -128,7 +128,7 @@ static int parse(int argc, char **argv, measure_opts *o)
   o->mpirun = getenv("MPIRUN") && *getenv("MPIRUN") ? getenv("MPIRUN") : "mpirun";
   int c, idx;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "o:", longopts, &idx)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:", longopts, &idx)) != -1) {
     switch (c) {
     case 'o': o->out = optarg; break;
     case O_NP:
@@ -154,7 +154,7 @@ static int parse(int argc, char **argv, measure_opts *o)
       cal_argv_add(&o->pass, optarg);
       break;
     case O_PASS_FLAG: cal_argv_addf(&o->pass, "--%s", longopts[idx].name); break;
-    default: return cal_bad("measure: unknown option '%s' (simcalib measure --help)", argv[optind - 1]);
+    default: return cal_bad_option("measure", c, argv[optind - 1]);
     }
   }
   if (optind < argc)

@@ -39,7 +39,7 @@ int cal_cmd_platform(int argc, char **argv)
   long nodes = 0, gpus = 0, nics = 1;
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
     switch (c) {
     case 'o': out = optarg; break;
     case O_CALIB: calib = optarg; break;
@@ -56,7 +56,7 @@ int cal_cmd_platform(int argc, char **argv)
         return cal_bad("platform: --nics needs 1..64, not '%s'", optarg);
       break;
     case O_HELP: usage(stdout); return 0;
-    default: return cal_bad("platform: unknown option '%s' (simcalib platform --help)", argv[optind - 1]);
+    default: return cal_bad_option("platform", c, argv[optind - 1]);
     }
   }
   if (optind < argc)

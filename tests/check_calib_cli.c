@@ -297,6 +297,8 @@ START_TEST(bad_input_exits_2)
       {"check --platform platforms/dgx1.xml", "required"},
       {"measure --np 1", "--np"},
       {"kernels --device tpu", "bad value 'tpu'"},
+      {"fit --tol", "missing value for '--tol'"},
+      {"platform --bogus", "unknown option '--bogus'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cli_result r = simcalib("%s", cases[i][0]);
