@@ -3,6 +3,8 @@
 #   make run      install what is missing, build, simulate the main job
 #   make check    install what is missing, build, run every test
 #   make deps     install the Debian packages that are missing
+#   make calib    build bin/simcalib and its ping-pong programs (see the Calibration section)
+#   make cuda     build bin/simcalib_cuda with nvcc, where nvcc is installed
 
 CC       ?= cc
 SMPICC   ?= smpicc
@@ -95,6 +97,75 @@ bin $(B)/sim $(B)/smpi $(B)/mpi $(B)/pure $(B)/tests:
 
 clean:
 	rm -rf $(B) bin
+
+# ---- Calibration: simcalib (calib/), its MPI ping-pong, the CUDA kernels, models/fit ----
+# simcalib links the calib/ objects, models/fit and the driver's MPI-free helpers (sizes,
+# paths, platform loading, smpirun launch); the ping-pong program is built twice from one
+# source: mpicc to measure, smpicc (CAL_SMPI) to simulate it on a generated platform.
+NVCC       ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+NVCCFLAGS  ?= -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror
+CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CAL_PP_SRC := calib/pingpong.c calib/pingpong_opts.c calib/measured.c calib/stats.c calib/textfile.c calib/cal_error.c
+CAL_SRC    := $(filter-out calib/pingpong.c calib/pingpong_opts.c calib/main.c,$(wildcard calib/*.c))
+CAL_OBJ    := $(sort $(CAL_SRC:calib/%.c=$(B)/calib/%.o))
+MODEL_FIT  := $(B)/models/fit.o
+CAL_PP_MPI := $(CAL_PP_SRC:calib/%.c=$(B)/calmpi/%.o) $(B)/calmpi/sizes.o
+CAL_PP_SMPI := $(CAL_PP_SRC:calib/%.c=$(B)/calsmpi/%.o) $(B)/calsmpi/sizes.o
+CAL_TARGETS := bin/simcalib bin/simcalib_pp_smpi $(if $(HAVE_MPICC),bin/simcalib_pp)
+
+.PHONY: calib cuda
+calib: $(CAL_TARGETS)
+all: calib
+
+bin/simcalib: $(B)/calib/main.o $(CAL_OBJ) $(MODEL_FIT) $(filter-out $(B)/sim/main.o,$(SIM_OBJ)) $(ALGO_PURE) | bin
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+bin/simcalib_pp: $(CAL_PP_MPI) | bin
+	$(MPICC) $(CFLAGS) -o $@ $^ -lcjson $(shell pkg-config --libs gsl) -lm
+
+bin/simcalib_pp_smpi: $(CAL_PP_SMPI) | bin
+	$(SMPICC) $(CFLAGS) -o $@ $^ -lcjson $(shell pkg-config --libs gsl) -lm
+
+$(B)/calib/%.o: calib/%.c | $(B)/calib
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -c -o $@ $<
+
+$(B)/models/%.o: models/%.c | $(B)/models
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -c -o $@ $<
+
+$(B)/calmpi/%.o: calib/%.c | $(B)/calmpi
+	$(MPICC) $(CFLAGS) -MMD -c -o $@ $<
+
+$(B)/calmpi/sizes.o: sim/sizes.c | $(B)/calmpi
+	$(MPICC) $(CFLAGS) -MMD -c -o $@ $<
+
+$(B)/calsmpi/%.o: calib/%.c | $(B)/calsmpi
+	$(SMPICC) $(CFLAGS) -DCAL_SMPI -MMD -c -o $@ $<
+
+$(B)/calsmpi/sizes.o: sim/sizes.c | $(B)/calsmpi
+	$(SMPICC) $(CFLAGS) -DCAL_SMPI -MMD -c -o $@ $<
+
+# Calibration tests also link calib/ and models/fit (the more specific pattern wins).
+$(B)/tests/check_calib%: tests/check_calib%.c $(filter-out $(B)/sim/main.o,$(SIM_OBJ)) $(ALGO_PURE) $(TEST_HELP) \
+		$(CAL_OBJ) $(MODEL_FIT) | $(B)/tests
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) -lm
+
+# CUDA kernels and the NCCL allreduce sweep: one binary, the measured-data schema.
+CUDA_SRC := $(wildcard calib/cuda/*.cu)
+# the C objects the CUDA binary shares: the measured-data writer and the statistics
+CAL_CUDA_O := $(addprefix $(B)/calib/,measured.o stats.o textfile.o cal_error.o)
+ifneq ($(NVCC),)
+cuda: bin/simcalib_cuda
+else
+cuda:
+	@echo "make cuda: nvcc not found (install the CUDA toolkit or set NVCC=); skipping the CUDA kernels"
+endif
+
+bin/simcalib_cuda: $(CUDA_SRC) $(wildcard calib/cuda/*.h) $(CAL_CUDA_O) | bin
+	$(NVCC) $(NVCCFLAGS) -I$(CUDA_HOME)/include -o $@ $(CUDA_SRC) $(CAL_CUDA_O) \
+	  -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib -lnccl -lcjson $(shell pkg-config --libs gsl)
+
+$(B)/calib $(B)/models $(B)/calmpi $(B)/calsmpi:
+	mkdir -p $@
 
 # Keep intermediate objects: tests link some of them directly.
 .SECONDARY:

@@ -1,0 +1,65 @@
+/* calibration.c: reading a calibration file back (the fit writes it in fit_cmd.c). */
+#include "calibration.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cal_error.h"
+#include "textfile.h"
+
+static int number(const cJSON *o, const char *key, double *v)
+{
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!cJSON_IsNumber(x) || x->valuedouble < 0)
+    return -1;
+  *v = x->valuedouble;
+  return 0;
+}
+
+static int read_compute(const cJSON *comp, cal_calibration *c)
+{
+  const cJSON *dev = cJSON_GetObjectItemCaseSensitive(comp, "device");
+  const cJSON *p = cJSON_GetObjectItemCaseSensitive(comp, "platform");
+  if (!p)
+    return 0;
+  cal_compute_props *x = &c->compute;
+  if (number(p, "reduce_bw", &x->reduce_bw) || number(p, "reduce_lat", &x->reduce_lat) ||
+      number(p, "copy_bw", &x->copy_bw) || number(p, "topk_a", &x->topk_a) || number(p, "topk_b", &x->topk_b) ||
+      x->reduce_bw <= 0 || x->copy_bw <= 0)
+    return CAL_EPARSE;
+  c->has_compute = 1;
+  if (cJSON_IsString(dev))
+    snprintf(c->compute_device, sizeof c->compute_device, "%s", dev->valuestring);
+  return 0;
+}
+
+int cal_calibration_read(const char *path, cal_calibration *c, char *err, size_t errlen)
+{
+  memset(c, 0, sizeof *c);
+  char *text = cal_read_text(path);
+  if (!text) {
+    snprintf(err, errlen, "cannot read calibration %s", path);
+    return CAL_EIO;
+  }
+  cJSON *root = cJSON_Parse(text);
+  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+  const cJSON *machine = cJSON_GetObjectItemCaseSensitive(root, "machine");
+  int rc = CAL_EPARSE;
+  if (!root)
+    snprintf(err, errlen, "%s is not JSON", path);
+  else if (!cJSON_IsString(schema) || strcmp(schema->valuestring, CAL_CALIBRATION_SCHEMA) != 0)
+    snprintf(err, errlen, "%s is not a calibration file (simcalib fit writes them)", path);
+  else if (cal_smpi_from_json(cJSON_GetObjectItemCaseSensitive(root, "smpi"), &c->smpi) != 0)
+    snprintf(err, errlen, "%s: no usable \"smpi\" network settings (was a ping-pong measured?)", path);
+  else if (read_compute(cJSON_GetObjectItemCaseSensitive(root, "compute"), c) != 0)
+    snprintf(err, errlen, "%s: malformed \"compute\".\"platform\" properties", path);
+  else
+    rc = 0;
+  if (rc == 0 && cJSON_IsString(machine))
+    snprintf(c->machine, sizeof c->machine, "%s", machine->valuestring);
+  cJSON_Delete(root);
+  free(text);
+  return rc;
+}

@@ -1,0 +1,24 @@
+/* calibration.h: the calibration file `simcalib fit` writes and `simcalib platform` reads. */
+#ifndef CAL_CALIBRATION_H
+#define CAL_CALIBRATION_H
+
+#include <stddef.h>
+
+#include "computefit.h"
+#include "smpi_fit.h"
+
+#define CAL_CALIBRATION_SCHEMA "simallreduce-calibration-1"
+
+typedef struct {
+  cal_smpi smpi;
+  int has_compute;
+  cal_compute_props compute;
+  char compute_device[8];
+  char machine[128];
+} cal_calibration;
+
+/* Reads what a platform needs from a calibration file. Returns 0, or CAL_EIO/CAL_EPARSE
+ * with err naming the problem. */
+int cal_calibration_read(const char *path, cal_calibration *c, char *err, size_t errlen);
+
+#endif

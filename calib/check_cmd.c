@@ -1,0 +1,227 @@
+/* check_cmd.c: `simcalib check`: runs the ping-pong program built with smpicc on a platform,
+ * for exactly the sizes measured, and compares simulated with measured one-way times. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "../sim/launch.h"
+#include "../sim/platform.h"
+#include "../sim/tmpdir.h"
+#include "cal_error.h"
+#include "commands.h"
+#include "measured.h"
+#include "textfile.h"
+
+static void usage(FILE *f)
+{
+  fputs("usage: simcalib check --platform X.xml --measured pp.json [--tol REL] [-o check.json]\n"
+        "\n"
+        "Simulates the ping-pong (the same program as simcalib measure, built with smpicc) on the\n"
+        "platform between node0-gpu0 and node0-gpu1 (intra) and node0-gpu0 and node1-gpu0 (inter)\n"
+        "at every size the measurement holds, and prints measured vs simulated one-way time per\n"
+        "size. Exit status 1 when some |error| exceeds REL (default 0.10).\n",
+        f);
+}
+
+enum { O_PLATFORM = 256, O_MEASURED, O_TOL, O_HELP };
+
+static const struct option longopts[] = {
+    {"platform", required_argument, NULL, O_PLATFORM}, {"measured", required_argument, NULL, O_MEASURED},
+    {"tol", required_argument, NULL, O_TOL},           {"help", no_argument, NULL, O_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+/* Every distinct ping-pong size of the measurement, increasing, as "S1,S2,...". */
+static char *size_list(const cal_data *m)
+{
+  double *s = malloc(sizeof(double) * (m->n + 1));
+  char *out = malloc(24 * (m->n + 1));
+  size_t n = 0;
+  if (!s || !out) {
+    free(s);
+    free(out);
+    return NULL;
+  }
+  out[0] = '\0';
+  for (;;) {
+    double next = INFINITY, last = n ? s[n - 1] : 0;
+    for (size_t i = 0; i < m->n; i++)
+      if (strcmp(m->p[i].op, "pingpong") == 0 && m->p[i].bytes > last && m->p[i].bytes < next)
+        next = m->p[i].bytes;
+    if (!isfinite(next))
+      break;
+    s[n++] = next;
+    sprintf(out + strlen(out), "%s%.0f", n > 1 ? "," : "", next);
+  }
+  free(s);
+  return out;
+}
+
+static const cal_point *find(const cal_data *d, const char *path, double bytes)
+{
+  for (size_t i = 0; i < d->n; i++)
+    if (strcmp(d->p[i].op, "pingpong") == 0 && strcmp(d->p[i].path, path) == 0 && d->p[i].bytes == bytes)
+      return &d->p[i];
+  return NULL;
+}
+
+/* Hosts for the pairs: node0-gpu0, node0-gpu1 when node 0 has two GPUs, the first GPU of
+ * node 1 when there is one. */
+static int write_hostfile(const sim_platform *pf, const char *path, int *np)
+{
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  *np = 0;
+  for (int i = 0; i < pf->node_size[0] && i < 2; i++, (*np)++)
+    fprintf(f, "%s\n", pf->hosts[pf->node_first[0] + i].name);
+  if (pf->nnodes > 1) {
+    fprintf(f, "%s\n", pf->hosts[pf->node_first[1]].name);
+    (*np)++;
+  }
+  return fclose(f) == 0 && *np >= 2 ? 0 : -1;
+}
+
+static int simulate(const char *platform, const char *sizes, cal_data *sim, char *err, size_t errlen)
+{
+  char bindir[4096], prog[4200], hostfile[4200], out[4200], log[4200], np_s[16];
+  const char *tmp = sim_tmpdir_create(err, errlen);
+  if (!tmp)
+    return CAL_EIO;
+  if (cal_bin_dir(bindir, sizeof bindir) != 0) {
+    snprintf(err, errlen, "cannot find where simcalib is installed");
+    return CAL_EIO;
+  }
+  snprintf(prog, sizeof prog, "%s/simcalib_pp_smpi", bindir);
+  if (access(prog, X_OK) != 0) {
+    snprintf(err, errlen, "%.900s is missing (make calib builds it with smpicc)", prog);
+    return CAL_EIO;
+  }
+  sim_platform pf;
+  int np = 0, rc = sim_platform_load(platform, &pf, err, errlen) == 0 ? 0 : CAL_EPARSE;
+  snprintf(hostfile, sizeof hostfile, "%s/hostfile", tmp);
+  snprintf(out, sizeof out, "%s/sim.json", tmp);
+  snprintf(log, sizeof log, "%s/smpirun.log", tmp);
+  if (rc == 0 && write_hostfile(&pf, hostfile, &np) != 0) {
+    snprintf(err, errlen, "%s has no pair of hosts to ping-pong between", platform);
+    rc = CAL_EPARSE;
+  }
+  if (rc == 0) {
+    snprintf(np_s, sizeof np_s, "%d", np);
+    /* One warm-up round: the first message after MPI_Init pays for the ranks' skew. The
+     * simulation is deterministic, so three repetitions are plenty. */
+    const char *args[] = {"--sizes", sizes, "--no-stream", "--reps", "3", "--min-reps", "3", "--warmup", "1",
+                          "--out",   out,   NULL};
+    sim_launch l = {platform, hostfile, prog, tmp, log, np, NULL, 0, (char *const *)args};
+    if (sim_launch_run(&l, err, errlen) != 0) {
+      size_t used = strlen(err);
+      snprintf(err + used, errlen - used, "; see the simulator's output above");
+      sim_print_tail(log, 12, stderr);
+      rc = CAL_ERUN;
+    }
+  }
+  if (rc == 0)
+    rc = cal_data_read(sim, out, err, errlen);
+  if (pf.path)
+    sim_platform_free(&pf);
+  sim_tmpdir_remove();
+  return rc;
+}
+
+static int compare(const cal_data *meas, const cal_data *sim, double tol, const char *json_out, const char *platform,
+                   const char *measured)
+{
+  static const char *const paths[] = {"intra", "inter"};
+  FILE *tab = cal_table_stream(json_out ? json_out : "");
+  cJSON *root = cJSON_CreateObject(), *pts = cJSON_AddArrayToObject(root, "points");
+  double worst = 0;
+  int n = 0, missing = 0;
+  fprintf(tab, "# ping-pong one-way time on %s vs %s\n", platform, measured);
+  fprintf(tab, "# %-6s %12s %14s %14s %8s\n", "path", "bytes", "measured(us)", "simulated(us)", "error%");
+  for (int c = 0; c < 2; c++)
+    for (size_t i = 0; i < meas->n; i++) {
+      const cal_point *m = &meas->p[i];
+      if (strcmp(m->op, "pingpong") != 0 || strcmp(m->path, paths[c]) != 0)
+        continue;
+      const cal_point *s = find(sim, paths[c], m->bytes);
+      if (!s) {
+        missing++;
+        continue;
+      }
+      double e = (s->time_s - m->time_s) / m->time_s;
+      worst = fabs(e) > worst ? fabs(e) : worst;
+      n++;
+      fprintf(tab, "  %-6s %12.0f %14.3f %14.3f %+8.2f%s\n", paths[c], m->bytes, m->time_s * 1e6, s->time_s * 1e6,
+              100 * e, fabs(e) > tol ? "  <-- over tolerance" : "");
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "path", paths[c]);
+      cJSON_AddNumberToObject(o, "bytes", m->bytes);
+      cJSON_AddNumberToObject(o, "measured_s", m->time_s);
+      cJSON_AddNumberToObject(o, "simulated_s", s->time_s);
+      cJSON_AddNumberToObject(o, "error", e);
+      cJSON_AddItemToArray(pts, o);
+    }
+  fprintf(tab, "# %d sizes compared, worst |error| %.2f%% (tolerance %.0f%%)%s\n", n, 100 * worst, 100 * tol,
+          missing ? "; some measured paths are not in this platform" : "");
+  cJSON_AddStringToObject(root, "platform", platform);
+  cJSON_AddStringToObject(root, "measured", measured);
+  cJSON_AddNumberToObject(root, "tolerance", tol);
+  cJSON_AddNumberToObject(root, "max_abs_err", worst);
+  int status = 0;
+  if (json_out && cal_json_write(root, json_out) != 0)
+    status = cal_fail("cannot write %s", json_out);
+  cJSON_Delete(root);
+  if (status == 0 && n == 0)
+    status = cal_bad("no measured ping-pong size could be compared");
+  else if (status == 0 && worst > tol)
+    status = cal_fail("the simulated ping-pong is off by %.1f%% at worst, over the %.0f%% tolerance", 100 * worst,
+                      100 * tol);
+  return status;
+}
+
+int cal_cmd_check(int argc, char **argv)
+{
+  const char *platform = NULL, *measured = NULL, *out = NULL;
+  double tol = 0.10;
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'o': out = optarg; break;
+    case O_PLATFORM: platform = optarg; break;
+    case O_MEASURED: measured = optarg; break;
+    case O_TOL:
+      if (cal_parse_double(optarg, 1e-6, 10, &tol) != 0)
+        return cal_bad("check: --tol needs a positive relative error, not '%s'", optarg);
+      break;
+    case O_HELP: usage(stdout); return 0;
+    default: return cal_bad_option("check", c, argv[optind - 1]);
+    }
+  }
+  if (optind < argc)
+    return cal_bad("check: unexpected argument '%s'", argv[optind]);
+  if (!platform || !measured)
+    return cal_bad("check: --platform and --measured are required");
+  if (access(platform, R_OK) != 0)
+    return cal_bad("check: cannot read platform %s", platform);
+  cal_data meas = {0}, sim = {0};
+  char err[1024];
+  int status;
+  char *sizes = NULL;
+  if (cal_data_read(&meas, measured, err, sizeof err) != 0) {
+    status = cal_bad("%s", err);
+  } else if (!(sizes = size_list(&meas)) || !sizes[0]) {
+    status = cal_bad("%s holds no ping-pong points", measured);
+  } else {
+    int rc = simulate(platform, sizes, &sim, err, sizeof err);
+    status = rc == CAL_EPARSE ? cal_bad("%s", err) : rc ? cal_fail("%s", err) : compare(&meas, &sim, tol, out, platform, measured);
+  }
+  free(sizes);
+  cal_data_free(&meas);
+  cal_data_free(&sim);
+  return status;
+}

@@ -1,0 +1,34 @@
+/* commands.h: the simcalib subcommands (each returns the process exit status: 0 ok, 1 a
+ * run failed, 2 bad input) and what they share for reporting errors and reading numbers. */
+#ifndef CAL_COMMANDS_H
+#define CAL_COMMANDS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+int cal_cmd_measure(int argc, char **argv);
+int cal_cmd_kernels(int argc, char **argv);
+int cal_cmd_fit(int argc, char **argv);
+int cal_cmd_platform(int argc, char **argv);
+int cal_cmd_check(int argc, char **argv);
+int cal_cmd_import(int argc, char **argv);
+
+/* Prints "simcalib: <message>" on stderr and returns 2 (bad input) or 1 (failure). */
+int cal_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cal_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The line for what getopt_long (optstring starting with ':') did not accept: c is ':' for
+ * a missing value; returns 2. */
+int cal_bad_option(const char *cmd, int c, const char *arg);
+
+/* Whole-string numbers in [lo, hi]; 0 or -1. */
+int cal_parse_int(const char *s, long lo, long hi, long *out);
+int cal_parse_double(const char *s, double lo, double hi, double *out);
+
+/* Where a human-readable table goes: stderr when the JSON output is stdout. */
+FILE *cal_table_stream(const char *out_path);
+
+/* The directory holding the running simcalib binary (its sibling programs live there). */
+int cal_bin_dir(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,171 @@
+/* fit_cmd.c: `simcalib fit`: measured files in, one calibration file out: network alpha-beta
+ * per path class (piecewise), SMPI factors, compute costs, collective cost lines. */
+#include <getopt.h>
+#include <string.h>
+
+#include "cal_error.h"
+#include "calibration.h"
+#include "collfit.h"
+#include "commands.h"
+#include "computefit.h"
+#include "netfit.h"
+#include "smpi_fit.h"
+#include "textfile.h"
+
+static void usage(FILE *f)
+{
+  fputs("usage: simcalib fit IN.json... [-o calib.json] [--tol REL] [--max-segments K]\n"
+        "                    [--reference intra|inter] [--device cpu|cuda]\n"
+        "\n"
+        "Fits one-way ping-pong time = alpha + beta * bytes for each path class (intra, inter),\n"
+        "piecewise: the fewest segments (at most K, default 8) whose worst relative error is at\n"
+        "most REL (default 0.05), breakpoints searched over every measured size (weighted least\n"
+        "squares, GSL). From the reference class (inter when measured) it derives SMPI's\n"
+        "smpi/lat-factor and smpi/bw-factor, and for each class the route latency and bandwidth\n"
+        "the platform gets. Kernels become fixed + per-byte (per-element for top-k) costs and the\n"
+        "platform's reduce_bw, reduce_lat, copy_bw, topk_a, topk_b; allreduce points (nccl-tests,\n"
+        "OSU) get an alpha-beta line per source and rank count.\n",
+        f);
+}
+
+enum { O_TOL = 256, O_MAXSEG, O_REF, O_DEVICE, O_HELP };
+
+static const struct option longopts[] = {
+    {"tol", required_argument, NULL, O_TOL},       {"max-segments", required_argument, NULL, O_MAXSEG},
+    {"reference", required_argument, NULL, O_REF}, {"device", required_argument, NULL, O_DEVICE},
+    {"help", no_argument, NULL, O_HELP},           {NULL, 0, NULL, 0},
+};
+
+typedef struct {
+  const char *out, *reference, *device;
+  double tol;
+  long max_seg;
+} fit_opts;
+
+static void summary(FILE *f, const cal_netfit *nf)
+{
+  fprintf(f, "# %s ping-pong: %zu sizes, %zu segment%s, worst relative error %.1f%%\n", nf->path, nf->n,
+          nf->pw.nseg, nf->pw.nseg == 1 ? "" : "s", 100 * nf->pw.max_rel_err);
+  fprintf(f, "#   %12s %12s %12s %14s %8s %8s\n", "from(B)", "to(B)", "alpha(us)", "bw(GB/s)", "r2", "maxerr%");
+  for (size_t s = 0; s < nf->pw.nseg; s++) {
+    const cost_fit_line *l = &nf->pw.line[s];
+    size_t first = nf->pw.first[s];
+    fprintf(f, "    %12.0f %12.0f %12.4f %14.4f %8.4f %8.2f\n", nf->bytes[first],
+            nf->bytes[first + nf->pw.count[s] - 1], l->c0 * 1e6, l->c1 > 0 ? 1e-9 / l->c1 : 0.0, l->r2,
+            100 * l->max_rel_err);
+  }
+}
+
+static int run(const fit_opts *o, int nin, char **in)
+{
+  cal_data d = {0};
+  char err[512];
+  cal_netfit nf[2];
+  int have[2] = {0, 0}, status = 1;
+  static const char *const paths[] = {"intra", "inter"};
+  cJSON *root = cJSON_CreateObject(), *inputs = cJSON_AddArrayToObject(root, "inputs");
+  cJSON *net = cJSON_AddObjectToObject(root, "network");
+  FILE *tab = cal_table_stream(o->out);
+  for (int i = 0; i < nin; i++) {
+    if (cal_data_read(&d, in[i], err, sizeof err) != 0) {
+      status = cal_bad("%s", err);
+      goto out;
+    }
+    cJSON_AddItemToArray(inputs, cJSON_CreateString(in[i]));
+  }
+  cJSON_AddStringToObject(root, "schema", CAL_CALIBRATION_SCHEMA);
+  cJSON_AddStringToObject(root, "machine", d.machine);
+  for (int c = 0; c < 2; c++) {
+    int rc = cal_netfit_run(&d, "pingpong", paths[c], o->tol, (size_t)o->max_seg, &nf[c]);
+    if (rc == 0) {
+      have[c] = 1;
+      cJSON_AddItemToObject(net, paths[c], cal_netfit_json(&nf[c]));
+      summary(tab, &nf[c]);
+    } else if (rc != CAL_ENODATA) {
+      status = cal_fail("fitting the %s ping-pong: %s", paths[c], cal_strerror(rc));
+      goto out;
+    }
+  }
+  if (have[0] || have[1]) {
+    cal_smpi s;
+    int rc = cal_smpi_fit(have[0] ? &nf[0] : NULL, have[1] ? &nf[1] : NULL, o->reference, &s);
+    if (rc != 0) {
+      status = rc == CAL_ENODATA ? cal_bad("--reference %s: that class was not measured", o->reference)
+                                 : cal_fail("deriving SMPI factors: %s", cal_strerror(rc));
+      goto out;
+    }
+    cJSON_AddItemToObject(root, "smpi", cal_smpi_json(&s));
+    char set[3][2048];
+    for (int k = 0; k < 3; k++)
+      cal_smpi_factor_string(&s, k, set[k], sizeof set[k]);
+    fprintf(tab, "# SMPI (reference %s): smpi/lat-factor %s\n#   smpi/bw-factor %s\n#   smpi/or %s\n", s.reference,
+            set[CAL_SMPI_LAT], set[CAL_SMPI_BW], set[CAL_SMPI_OR]);
+    for (int c = 0; c < 2; c++) {
+      const cal_smpi_link *l = c ? &s.inter : &s.intra;
+      if (l->has)
+        fprintf(tab, "#   %s route: latency %.4f us, bandwidth %.4f GB/s, predicted worst error %.1f%%\n", paths[c],
+                l->latency_s * 1e6, l->bandwidth_Bps / 1e9, 100 * l->max_rel_err);
+    }
+  }
+  cal_compute comp;
+  int crc = cal_compute_fit(&d, o->device, &comp);
+  if (crc == 0) {
+    cJSON_AddItemToObject(root, "compute", cal_compute_json(&comp));
+    cal_compute_props p;
+    if (cal_compute_props_of(&comp, &p) == 0)
+      fprintf(tab, "# compute (%s): reduce %.3f GB/s + %.3f us, copy %.3f GB/s, MSTopK %.3f us + %.4f ns/element\n",
+              comp.device, p.reduce_bw / 1e9, p.reduce_lat * 1e6, p.copy_bw / 1e9, p.topk_a * 1e6, p.topk_b * 1e9);
+  } else if (crc != CAL_ENODATA) {
+    status = cal_fail("fitting kernels: %s", cal_strerror(crc));
+    goto out;
+  }
+  cJSON *coll = cal_coll_fit_json(&d);
+  cJSON_AddItemToObject(root, "collectives", coll);
+  if (!have[0] && !have[1] && crc == CAL_ENODATA && cJSON_GetArraySize(coll) == 0) {
+    status = cal_bad("nothing to fit: no ping-pong, kernel or allreduce points in the input");
+    goto out;
+  }
+  status = cal_json_write(root, o->out) == 0 ? 0 : cal_fail("cannot write %s", o->out);
+out:
+  for (int c = 0; c < 2; c++)
+    if (have[c])
+      cal_netfit_free(&nf[c]);
+  cJSON_Delete(root);
+  cal_data_free(&d);
+  return status;
+}
+
+int cal_cmd_fit(int argc, char **argv)
+{
+  fit_opts o = {"-", NULL, "", CAL_NET_TOL, CAL_NET_MAX_SEG};
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'o': o.out = optarg; break;
+    case O_TOL:
+      if (cal_parse_double(optarg, 1e-6, 1.0, &o.tol) != 0)
+        return cal_bad("fit: --tol needs a relative error in (0, 1], not '%s'", optarg);
+      break;
+    case O_MAXSEG:
+      if (cal_parse_int(optarg, 1, CAL_NET_MAX_SEG, &o.max_seg) != 0)
+        return cal_bad("fit: --max-segments needs 1..%d, not '%s'", CAL_NET_MAX_SEG, optarg);
+      break;
+    case O_REF:
+      if (strcmp(optarg, "intra") != 0 && strcmp(optarg, "inter") != 0)
+        return cal_bad("fit: --reference is intra or inter, not '%s'", optarg);
+      o.reference = optarg;
+      break;
+    case O_DEVICE:
+      if (strcmp(optarg, "cpu") != 0 && strcmp(optarg, "cuda") != 0)
+        return cal_bad("fit: --device is cpu or cuda, not '%s'", optarg);
+      o.device = optarg;
+      break;
+    case O_HELP: usage(stdout); return 0;
+    default: return cal_bad_option("fit", c, argv[optind - 1]);
+    }
+  }
+  if (optind >= argc)
+    return cal_bad("fit: give at least one measured-data file (simcalib fit --help)");
+  return run(&o, argc - optind, argv + optind);
+}

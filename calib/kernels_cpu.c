@@ -1,0 +1,160 @@
+/* kernels_cpu.c: times ar_sum_host, memcpy, ar_mstopk and ar_topk_exact (the algos/ code the
+ * verify path runs) over sizes; median of repetitions after one untimed run. */
+#include "kernels_cpu.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../algos/ar_dtype.h"
+#include "../algos/topk_select.h"
+#include "cal_error.h"
+#include "stats.h"
+
+#define MAX_REPS_CAP 1000
+
+void cal_kernel_opts_default(cal_kernel_opts *o)
+{
+  o->min_bytes = 4096;
+  o->max_bytes = (uint64_t)64 << 20;
+  o->min_elems = 4096;
+  o->max_elems = (uint64_t)4 << 20;
+  o->density = 0.01;
+  o->reps = 20;
+  o->min_reps = 3;
+  o->budget = (uint64_t)512 << 20;
+}
+
+static double now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int reps_for(const cal_kernel_opts *o, double bytes)
+{
+  double r = (double)o->budget / (bytes > 1 ? bytes : 1);
+  int n = r > o->reps ? o->reps : (int)r;
+  return n < o->min_reps ? o->min_reps : n;
+}
+
+typedef enum { K_SUM, K_COPY, K_MSTOPK, K_TOPK } kernel;
+
+typedef struct {
+  void *a, *b, *dst;
+  uint32_t *idx;
+  size_t n, k;
+  ar_dtype dt;
+} operands;
+
+static int run_once(kernel kind, operands *op)
+{
+  size_t got;
+  switch (kind) {
+  case K_SUM: ar_sum_host(op->dst, op->a, op->b, op->n, op->dt); return 0;
+  case K_COPY: memcpy(op->dst, op->a, op->n); return 0;
+  case K_MSTOPK:
+    got = ar_mstopk(op->a, op->n, op->dt, op->k, AR_MSTOPK_SAMPLINGS, 1, op->idx, NULL);
+    return got == op->k ? 0 : CAL_ERUN;
+  case K_TOPK: got = ar_topk_exact(op->a, op->n, op->dt, op->k, op->idx); return got == op->k ? 0 : CAL_ERUN;
+  }
+  return CAL_EINVAL;
+}
+
+/* Times one kernel at one size and appends the point. */
+static int time_kernel(const cal_kernel_opts *o, kernel kind, operands *op, double bytes, cal_data *d)
+{
+  static const char *const names[] = {"reduce", "memcpy", "mstopk", "topk_exact"};
+  int reps = reps_for(o, bytes), rc = run_once(kind, op);
+  double samples[MAX_REPS_CAP];
+  if (reps > MAX_REPS_CAP)
+    reps = MAX_REPS_CAP;
+  for (int r = 0; r < reps && rc == 0; r++) {
+    double t0 = now();
+    rc = run_once(kind, op);
+    samples[r] = now() - t0;
+  }
+  if (rc != 0)
+    return rc;
+  cal_summary s = cal_summarize(samples, (size_t)reps);
+  cal_point p = cal_point_blank(names[kind], "simcalib kernels");
+  snprintf(p.device, sizeof p.device, "cpu");
+  if (kind != K_COPY)
+    snprintf(p.dtype, sizeof p.dtype, "%s", ar_dtype_name(op->dt));
+  p.bytes = bytes;
+  p.count = kind == K_COPY ? bytes : (double)op->n;
+  p.ranks = 1;
+  p.time_s = s.median > 0 ? s.median : 1e-9; /* a clock tick below resolution */
+  p.spread_s = s.q3 - s.q1;
+  p.min_s = s.min;
+  p.max_s = s.max;
+  p.reps = reps;
+  cal_point_bandwidths(&p);
+  return cal_data_add(d, &p);
+}
+
+/* Gradient-like data: normal values, so that magnitudes spread as they do in training. */
+static void fill_normal(void *buf, size_t n, ar_dtype dt)
+{
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(r, 12345);
+  for (size_t i = 0; i < n; i++)
+    ar_set(buf, i, dt, gsl_ran_gaussian(r, 1.0));
+  gsl_rng_free(r);
+}
+
+static int sum_and_copy(const cal_kernel_opts *o, cal_data *d)
+{
+  size_t max = (size_t)o->max_bytes;
+  operands op = {malloc(max), malloc(max), malloc(max), NULL, 0, 0, AR_FP32};
+  int rc = op.a && op.b && op.dst ? 0 : CAL_ENOMEM;
+  if (rc == 0) {
+    memset(op.a, 0, max);
+    memset(op.b, 0, max);
+    memset(op.dst, 0, max);
+  }
+  for (uint64_t s = o->min_bytes; rc == 0 && s <= o->max_bytes; s *= 4) {
+    for (int t = 0; t < 2 && rc == 0; t++) {
+      op.dt = t ? AR_FP16 : AR_FP32;
+      op.n = (size_t)s / ar_dtype_size(op.dt);
+      rc = time_kernel(o, K_SUM, &op, (double)s, d);
+    }
+    op.n = (size_t)s;
+    if (rc == 0)
+      rc = time_kernel(o, K_COPY, &op, (double)s, d);
+  }
+  free(op.a);
+  free(op.b);
+  free(op.dst);
+  return rc;
+}
+
+static int selections(const cal_kernel_opts *o, cal_data *d)
+{
+  size_t max = (size_t)o->max_elems;
+  operands op = {malloc(max * sizeof(float)), NULL, NULL, malloc(max * sizeof(uint32_t)), 0, 0, AR_FP32};
+  int rc = op.a && op.idx ? 0 : CAL_ENOMEM;
+  if (rc == 0)
+    fill_normal(op.a, max, AR_FP32);
+  for (uint64_t n = o->min_elems; rc == 0 && n <= o->max_elems; n *= 4) {
+    op.n = (size_t)n;
+    op.k = (size_t)ceil(o->density * (double)n);
+    /* bytes: the size of the input scanned */
+    rc = time_kernel(o, K_MSTOPK, &op, (double)n * sizeof(float), d);
+    if (rc == 0)
+      rc = time_kernel(o, K_TOPK, &op, (double)n * sizeof(float), d);
+  }
+  free(op.a);
+  free(op.idx);
+  return rc;
+}
+
+int cal_kernels_cpu(const cal_kernel_opts *o, cal_data *d)
+{
+  int rc = sum_and_copy(o, d);
+  return rc ? rc : selections(o, d);
+}

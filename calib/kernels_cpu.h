@@ -1,0 +1,23 @@
+/* kernels_cpu.h: timing the host implementations of the work the simulation charges as
+ * compute: sums (fp32, fp16), copies, MSTopK and exact top-k. */
+#ifndef CAL_KERNELS_CPU_H
+#define CAL_KERNELS_CPU_H
+
+#include <stdint.h>
+
+#include "measured.h"
+
+typedef struct {
+  uint64_t min_bytes, max_bytes; /* sum and memcpy buffers, x4 steps */
+  uint64_t min_elems, max_elems; /* top-k inputs, x4 steps */
+  double density;                /* k = density * d */
+  int reps, min_reps;
+  uint64_t budget;               /* bytes touched per size before repetitions are cut */
+} cal_kernel_opts;
+
+void cal_kernel_opts_default(cal_kernel_opts *o);
+
+/* Appends every point to d. Returns 0, CAL_ENOMEM, or CAL_ERUN when a selection fails. */
+int cal_kernels_cpu(const cal_kernel_opts *o, cal_data *d);
+
+#endif

@@ -1,0 +1,140 @@
+/* netfit.c: piecewise alpha-beta fits of ping-pong times, weighted by 1/t^2 so that the fit
+ * minimises relative error: a 1 us latency matters as much as a 50 ms transfer. */
+#include "netfit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cal_error.h"
+
+static int by_bytes(const void *a, const void *b)
+{
+  const double *x = a, *y = b;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Pairs (bytes, time) of the matching points, sorted, repeats of a size averaged. */
+static int collect(const cal_data *d, const char *op, const char *path, cal_netfit *nf)
+{
+  double *pairs = malloc(sizeof(double) * 2 * (d->n ? d->n : 1));
+  if (!pairs)
+    return CAL_ENOMEM;
+  size_t m = 0;
+  for (size_t i = 0; i < d->n; i++)
+    if (strcmp(d->p[i].op, op) == 0 && strcmp(d->p[i].path, path) == 0 && d->p[i].bytes > 0) {
+      pairs[2 * m] = d->p[i].bytes;
+      pairs[2 * m + 1] = d->p[i].time_s;
+      m++;
+    }
+  qsort(pairs, m, 2 * sizeof(double), by_bytes);
+  nf->bytes = malloc(sizeof(double) * (m ? m : 1));
+  nf->time = malloc(sizeof(double) * (m ? m : 1));
+  if (!nf->bytes || !nf->time) {
+    free(pairs);
+    return CAL_ENOMEM;
+  }
+  for (size_t i = 0; i < m;) {
+    size_t j = i;
+    double sum = 0;
+    for (; j < m && pairs[2 * j] == pairs[2 * i]; j++)
+      sum += pairs[2 * j + 1];
+    nf->bytes[nf->n] = pairs[2 * i];
+    nf->time[nf->n++] = sum / (double)(j - i);
+    i = j;
+  }
+  free(pairs);
+  return 0;
+}
+
+int cal_netfit_run(const cal_data *d, const char *op, const char *path, double tol, size_t max_seg,
+                   cal_netfit *nf)
+{
+  memset(nf, 0, sizeof *nf);
+  snprintf(nf->path, sizeof nf->path, "%s", path);
+  snprintf(nf->op, sizeof nf->op, "%s", op);
+  double *w = NULL;
+  int rc = collect(d, op, path, nf);
+  if (rc == 0 && nf->n < 2)
+    rc = CAL_ENODATA;
+  if (rc == 0 && !(w = malloc(sizeof(double) * nf->n)))
+    rc = CAL_ENOMEM;
+  if (rc == 0) {
+    for (size_t i = 0; i < nf->n; i++)
+      w[i] = 1.0 / (nf->time[i] * nf->time[i]);
+    size_t per = nf->n >= CAL_NET_MIN_POINTS ? CAL_NET_MIN_POINTS : nf->n;
+    size_t max_k = nf->n / per < max_seg ? nf->n / per : max_seg;
+    if (cost_fit_piecewise_auto(nf->bytes, nf->time, w, nf->n, max_k, per, tol, COST_FIT_NONNEG | COST_FIT_MINIMAX, &nf->pw))
+      rc = CAL_EFIT;
+  }
+  free(w);
+  if (rc != 0)
+    cal_netfit_free(nf);
+  return rc;
+}
+
+const cost_fit_line *cal_netfit_line(const cal_netfit *nf, double bytes)
+{
+  return &nf->pw.line[cost_fit_piecewise_find(&nf->pw, nf->bytes, bytes)];
+}
+
+double cal_netfit_eval(const cal_netfit *nf, double bytes) { return cost_fit_eval(cal_netfit_line(nf, bytes), bytes); }
+
+static const char *pinned_name(int p) { return p == 1 ? "beta=0" : p == 2 ? "alpha=0" : "none"; }
+
+static cJSON *segment_json(const cal_netfit *nf, size_t s)
+{
+  const cost_fit_line *l = &nf->pw.line[s];
+  size_t first = nf->pw.first[s], last = first + nf->pw.count[s] - 1;
+  cJSON *o = cJSON_CreateObject(), *pts = cJSON_AddArrayToObject(o, "points");
+  cJSON_AddNumberToObject(o, "from_bytes", nf->bytes[first]);
+  cJSON_AddNumberToObject(o, "to_bytes", nf->bytes[last]);
+  cJSON_AddNumberToObject(o, "points_used", (double)nf->pw.count[s]);
+  cJSON_AddNumberToObject(o, "alpha_s", l->c0);
+  cJSON_AddNumberToObject(o, "beta_s_per_byte", l->c1);
+  if (l->c1 > 0)
+    cJSON_AddNumberToObject(o, "bandwidth_Bps", 1.0 / l->c1);
+  else
+    cJSON_AddNullToObject(o, "bandwidth_Bps");
+  cJSON_AddNumberToObject(o, "r2", l->r2);
+  cJSON_AddNumberToObject(o, "max_rel_err", l->max_rel_err);
+  cJSON_AddStringToObject(o, "pinned", pinned_name(l->pinned));
+  for (size_t i = first; i <= last; i++) {
+    double fit = cost_fit_eval(l, nf->bytes[i]);
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(p, "bytes", nf->bytes[i]);
+    cJSON_AddNumberToObject(p, "time_s", nf->time[i]);
+    cJSON_AddNumberToObject(p, "fit_s", fit);
+    cJSON_AddNumberToObject(p, "residual_s", nf->time[i] - fit);
+    cJSON_AddNumberToObject(p, "rel_err", (nf->time[i] - fit) / nf->time[i]);
+    cJSON_AddItemToArray(pts, p);
+  }
+  return o;
+}
+
+cJSON *cal_netfit_json(const cal_netfit *nf)
+{
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "path", nf->path);
+  cJSON_AddStringToObject(o, "op", nf->op);
+  cJSON_AddNumberToObject(o, "points_used", (double)nf->n);
+  cJSON_AddNumberToObject(o, "max_rel_err", nf->pw.max_rel_err);
+  cJSON_AddNumberToObject(o, "latency_s", nf->pw.line[0].c0);
+  const cost_fit_line *last = &nf->pw.line[nf->pw.nseg - 1];
+  if (last->c1 > 0)
+    cJSON_AddNumberToObject(o, "bandwidth_Bps", 1.0 / last->c1);
+  else
+    cJSON_AddNullToObject(o, "bandwidth_Bps");
+  cJSON *segs = cJSON_AddArrayToObject(o, "segments");
+  for (size_t s = 0; s < nf->pw.nseg; s++)
+    cJSON_AddItemToArray(segs, segment_json(nf, s));
+  return o;
+}
+
+void cal_netfit_free(cal_netfit *nf)
+{
+  free(nf->bytes);
+  free(nf->time);
+  cost_fit_piecewise_free(&nf->pw);
+  memset(nf, 0, sizeof *nf);
+}

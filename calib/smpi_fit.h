@@ -1,0 +1,64 @@
+/* smpi_fit.h: SimGrid SMPI network-model settings that make a simulated ping-pong follow the
+ * measured one: piecewise smpi/lat-factor and smpi/bw-factor by message size, a piecewise
+ * receive overhead smpi/or, and the route latency and bandwidth of each path class.
+ * SMPI's settings are global (one set for every route). Factors scale a route's latency and
+ * bandwidth, the overhead adds the same time on every route, so with two classes each
+ * segment has four unknowns for four fitted coefficients: both classes are reproduced
+ * exactly where SMPI applies smpi/or (messages sent eagerly, below
+ * smpi/send-is-detached-thresh). Above it the factors follow the reference class, and the
+ * other class gets the route latency and bandwidth that fit its points best. */
+#ifndef CAL_SMPI_FIT_H
+#define CAL_SMPI_FIT_H
+
+#include <cjson/cJSON.h>
+
+#include "netfit.h"
+
+/* A segment with no measurable per-byte cost gets this bandwidth factor: large enough that
+ * the transfer term vanishes next to its latency, small enough to stay a sane LMM rate. */
+#define CAL_BW_FACTOR_CAP 1000.0
+
+typedef struct {
+  int has;
+  double latency_s;     /* route latency (sum over the route's links) */
+  double bandwidth_Bps; /* route bandwidth (its narrowest link) */
+  double max_rel_err;   /* worst predicted-vs-measured over the class's points */
+} cal_smpi_link;
+
+/* SMPI's default smpi/send-is-detached-thresh: smpi/or is paid only below it (SimGrid 3.32).
+ * A platform file cannot pin it (only smpirun declares the setting): a run that changes it
+ * changes what the fit reproduces. */
+#define CAL_SMPI_DETACHED 65536.0
+/* both classes' breakpoints and the detached threshold */
+#define CAL_SMPI_MAX_SEG (2 * CAL_NET_MAX_SEG + 1)
+
+typedef struct {
+  char reference[8];
+  size_t nseg;
+  double thresh[CAL_SMPI_MAX_SEG]; /* first size each segment applies to */
+  double lat_f[CAL_SMPI_MAX_SEG], bw_f[CAL_SMPI_MAX_SEG];
+  double or_s[CAL_SMPI_MAX_SEG], or_per_byte[CAL_SMPI_MAX_SEG]; /* receive overhead, below CAL_SMPI_DETACHED */
+  cal_smpi_link intra, inter;
+} cal_smpi;
+
+/* intra and/or inter may be NULL (not measured); reference picks the class whose shape the
+ * factors carry ("inter" when NULL and inter was measured, else "intra"). Returns 0,
+ * CAL_ENODATA or CAL_EFIT. */
+int cal_smpi_fit(const cal_netfit *intra, const cal_netfit *inter, const char *reference, cal_smpi *s);
+
+/* The one-way time SMPI gives a message of `bytes` over a route of this class. */
+double cal_smpi_predict(const cal_smpi *s, const cal_smpi_link *l, double bytes);
+
+enum { CAL_SMPI_LAT, CAL_SMPI_BW, CAL_SMPI_OR };
+
+/* The value of one setting: "0:f0;T1:f1;..." for smpi/lat-factor and smpi/bw-factor,
+ * "0:o0:p0;T1-1:o1:p1;..." for smpi/or (SMPI applies an or segment above its threshold,
+ * factors from theirs). */
+void cal_smpi_factor_string(const cal_smpi *s, int which, char *buf, size_t len);
+
+cJSON *cal_smpi_json(const cal_smpi *s);
+
+/* Reads back what cal_smpi_json wrote. Returns 0 or CAL_EPARSE. */
+int cal_smpi_from_json(const cJSON *o, cal_smpi *s);
+
+#endif

@@ -1,0 +1,140 @@
+/* spawn.c: fork/exec with the outcome put into words, and argument vectors to build. */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cal_error.h"
+
+/* Exit status a child uses when exec itself failed. */
+#define EXEC_FAILED 127
+
+static pid_t start(char *const argv[], int out_fd)
+{
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (out_fd >= 0) {
+      dup2(out_fd, 1);
+      dup2(out_fd, 2);
+    }
+    execvp(argv[0], argv);
+    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(EXEC_FAILED);
+  }
+  return pid;
+}
+
+static int wait_for(pid_t pid)
+{
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return status;
+}
+
+int cal_spawn(char *const argv[], const char *log, char *err, size_t errlen)
+{
+  int fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600) : -1;
+  if (log && fd < 0) {
+    snprintf(err, errlen, "cannot write %s: %s", log, strerror(errno));
+    return CAL_EIO;
+  }
+  pid_t pid = start(argv, fd);
+  if (fd >= 0)
+    close(fd);
+  if (pid < 0) {
+    snprintf(err, errlen, "cannot start %s: %s", argv[0], strerror(errno));
+    return CAL_ERUN;
+  }
+  int status = wait_for(pid);
+  if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return 0;
+  if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == EXEC_FAILED)
+    snprintf(err, errlen, "%s could not be run (not installed? make deps installs it)", argv[0]);
+  else if (status != -1 && WIFSIGNALED(status))
+    snprintf(err, errlen, "%s was killed by signal %d", argv[0], WTERMSIG(status));
+  else
+    snprintf(err, errlen, "%s failed (exit status %d)", argv[0], status == -1 ? -1 : WEXITSTATUS(status));
+  return CAL_ERUN;
+}
+
+char *cal_spawn_capture(char *const argv[])
+{
+  int fds[2];
+  if (pipe(fds) != 0)
+    return NULL;
+  pid_t pid = start(argv, fds[1]);
+  close(fds[1]);
+  size_t cap = 4096, len = 0;
+  char *buf = pid > 0 ? malloc(cap) : NULL;
+  while (buf) {
+    ssize_t got = read(fds[0], buf + len, cap - len - 1);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
+    len += (size_t)got;
+    if (len + 1 == cap) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = b;
+    }
+  }
+  close(fds[0]);
+  if (pid > 0)
+    wait_for(pid);
+  if (buf)
+    buf[len] = '\0';
+  return buf;
+}
+
+void cal_argv_add(cal_argv *a, const char *s)
+{
+  if (a->n + 2 > a->cap) {
+    size_t cap = a->cap ? 2 * a->cap : 32;
+    char **v = realloc(a->v, cap * sizeof *v);
+    if (!v) {
+      a->oom = 1;
+      return;
+    }
+    a->v = v;
+    a->cap = cap;
+  }
+  char *c = strdup(s);
+  if (!c) {
+    a->oom = 1;
+    return;
+  }
+  a->v[a->n++] = c;
+  a->v[a->n] = NULL;
+}
+
+void cal_argv_addf(cal_argv *a, const char *fmt, ...)
+{
+  char buf[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  cal_argv_add(a, buf);
+}
+
+void cal_argv_free(cal_argv *a)
+{
+  for (size_t i = 0; i < a->n; i++)
+    free(a->v[i]);
+  free(a->v);
+  memset(a, 0, sizeof *a);
+}
