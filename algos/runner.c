@@ -62,8 +62,8 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
   pt->verified = -1;
 
   void *send = ar_alloc(&p, count * es), *recv = ar_alloc(&p, count * es);
-  double *times = calloc((size_t)cfg->iters, sizeof *times);
-  int rc = send && recv && times ? 0 : AR_ENOMEM, all_rc;
+  double *times = calloc((size_t)cfg->iters, sizeof *times), *sorted = calloc((size_t)cfg->iters, sizeof *sorted);
+  int rc = send && recv && times && sorted ? 0 : AR_ENOMEM, all_rc;
   MPI_Allreduce(&rc, &all_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   ar_pattern pat;
   ar_pattern_init(&pat, size, cfg->dt);
@@ -83,10 +83,14 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
   }
   pt->rc = all_rc;
   if (all_rc == 0) {
-    qsort(times, (size_t)cfg->iters, sizeof *times, cmp_double);
-    pt->time_s = times[cfg->iters / 2];
-    pt->tmin = times[0];
-    pt->tmax = times[cfg->iters - 1];
+    memcpy(sorted, times, sizeof *times * (size_t)cfg->iters);
+    qsort(sorted, (size_t)cfg->iters, sizeof *sorted, cmp_double);
+    pt->time_s = sorted[cfg->iters / 2];
+    pt->tmin = sorted[0];
+    pt->tmax = sorted[cfg->iters - 1];
+    pt->times = times;
+    pt->ntimes = cfg->iters;
+    times = NULL;
     collect_phases(&ph, rank, pt);
     if (cfg->verify) {
       double err = ar_pattern_max_err(&pat, recv, count, cfg->dt), worst;
@@ -96,6 +100,7 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
     }
   }
   free(times);
+  free(sorted);
   ar_free(&p, send);
   ar_free(&p, recv);
 }
@@ -148,6 +153,8 @@ int main(int argc, char **argv)
     status = 1;
   ar_layout_free(&layout);
 out:
+  for (int i = 0; pts && i < cfg.nalgos * cfg.nsizes; i++)
+    free(pts[i].times);
   free(pts);
   runner_config_free(&cfg);
   MPI_Finalize();

@@ -23,6 +23,8 @@ typedef struct {
   size_t bytes, count;
   double time_s;   /* median over iterations of the slowest rank's time */
   double tmin, tmax; /* spread over iterations */
+  double *times;     /* every iteration's time, in order (iters of them); owned */
+  int ntimes;
   int verified;    /* 1, 0, or -1 when not checked */
   double max_err;
   int nphases;

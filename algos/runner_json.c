@@ -15,6 +15,9 @@ static cJSON *point_json(const runner_config *cfg, const runner_point *pt)
   cJSON_AddNumberToObject(o, "time_s", pt->time_s);
   cJSON_AddNumberToObject(o, "time_min_s", pt->tmin);
   cJSON_AddNumberToObject(o, "time_max_s", pt->tmax);
+  /* every repetition, so that a reader can judge the spread its own way */
+  if (pt->ntimes > 0)
+    cJSON_AddItemToObject(o, "times_s", cJSON_CreateDoubleArray(pt->times, pt->ntimes));
   if (pt->verified < 0)
     cJSON_AddNullToObject(o, "verified");
   else

@@ -12,6 +12,7 @@ int cal_cmd_fit(int argc, char **argv);
 int cal_cmd_platform(int argc, char **argv);
 int cal_cmd_check(int argc, char **argv);
 int cal_cmd_import(int argc, char **argv);
+int cal_cmd_validate(int argc, char **argv);
 
 /* Prints "simcalib: <message>" on stderr and returns 2 (bad input) or 1 (failure). */
 int cal_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -20,6 +20,8 @@ static void usage(FILE *f)
         "           simulates the ping-pong on the platform and compares it with the measurement\n"
         "  import   nccl-tests|osu LOG [-o measured.json]\n"
         "           nccl-tests all_reduce_perf or OSU osu_latency/osu_bw/osu_allreduce output\n"
+        "  validate --measured M.json... --simulated S.json... [-o validation.json]\n"
+        "           measured allreduce runs against their simulation: errors per point and summary\n"
         "\n"
         "simcalib COMMAND --help describes each. Exit status: 0 ok, 1 a run failed, 2 bad input.\n",
         f);
@@ -31,7 +33,8 @@ int main(int argc, char **argv)
     const char *name;
     int (*fn)(int, char **);
   } cmds[] = {{"measure", cal_cmd_measure}, {"kernels", cal_cmd_kernels},   {"fit", cal_cmd_fit},
-              {"platform", cal_cmd_platform}, {"check", cal_cmd_check}, {"import", cal_cmd_import}};
+              {"platform", cal_cmd_platform}, {"check", cal_cmd_check}, {"import", cal_cmd_import},
+              {"validate", cal_cmd_validate}};
   if (argc < 2)
     return usage(stderr), 2;
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
@@ -41,5 +44,5 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
     if (strcmp(argv[1], cmds[i].name) == 0)
       return cmds[i].fn(argc - 1, argv + 1);
-  return cal_bad("unknown command '%s' (measure, kernels, fit, platform, check, import; --help)", argv[1]);
+  return cal_bad("unknown command '%s' (measure, kernels, fit, platform, check, import, validate; --help)", argv[1]);
 }

@@ -2,7 +2,6 @@
  * the generated platforms run simallreduce --verify, the simulated ping-pong reproduces the
  * measured one, measure and kernels produce real points, bad input exits 2. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,34 +31,17 @@ static void teardown(void)
   ck_assert_int_eq(system(cmd), 0);
 }
 
-static cli_result simcalib(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static cli_result simcalib(const char *fmt, ...)
-{
-  char args[2048];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  setenv("SIMALLREDUCE_BIN", "bin/simcalib", 1);
-  cli_result r = cli_run(args, 0);
-  unsetenv("SIMALLREDUCE_BIN");
-  return r;
-}
-
 static cJSON *load(const char *p)
 {
-  char *text = cal_read_text(p);
-  ck_assert_ptr_nonnull(text);
-  cJSON *j = cJSON_Parse(text);
-  free(text);
-  ck_assert_ptr_nonnull(j);
+  cJSON *j = cli_load_json(p);
+  ck_assert_msg(j != NULL, "cannot read %s", p);
   return j;
 }
 
 /* Runs "simcalib <args> -o out", which must succeed, and returns the points it wrote. */
 static cJSON *points_of(const char *args, const char *out, cJSON **doc)
 {
-  cli_result r = simcalib("%s -o %s", args, out);
+  cli_result r = cli_simcalib("%s -o %s", args, out);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
   *doc = load(out);
@@ -116,7 +98,7 @@ static void write_measurement(const char *p)
 START_TEST(fit_recovers_the_laws)
 {
   write_measurement(path[PP]);
-  cli_result r = simcalib("fit %s -o %s", path[PP], path[CALIB]);
+  cli_result r = cli_simcalib("fit %s -o %s", path[PP], path[CALIB]);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
   cJSON *c = load(path[CALIB]);
@@ -182,10 +164,10 @@ END_TEST
 START_TEST(generated_platform_runs_and_reproduces_the_ping_pong)
 {
   write_measurement(path[PP]);
-  cli_result r = simcalib("fit %s -o %s", path[PP], path[CALIB]);
+  cli_result r = cli_simcalib("fit %s -o %s", path[PP], path[CALIB]);
   ck_assert_int_eq(r.status, 0);
   cli_result_free(&r);
-  r = simcalib("platform --calib %s --nodes 4 --gpus-per-node 2 -o %s", path[CALIB], path[XML]);
+  r = cli_simcalib("platform --calib %s --nodes 4 --gpus-per-node 2 -o %s", path[CALIB], path[XML]);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
   char args[512];
@@ -200,7 +182,7 @@ START_TEST(generated_platform_runs_and_reproduces_the_ping_pong)
   ck_assert_double_eq_tol(cli_num(cJSON_GetObjectItemCaseSensitive(r.json, "compute"), "reduce_bw"), 100e9, 1e3);
   cli_result_free(&r);
 
-  r = simcalib("check --platform %s --measured %s -o %s", path[XML], path[PP], path[OUT]);
+  r = cli_simcalib("check --platform %s --measured %s -o %s", path[XML], path[PP], path[OUT]);
   ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
   cli_result_free(&r);
   cJSON *c = load(path[OUT]);
@@ -222,9 +204,9 @@ END_TEST
 START_TEST(multi_rail_platform_runs)
 {
   write_measurement(path[PP]);
-  cli_result r = simcalib("fit %s -o %s", path[PP], path[CALIB]);
+  cli_result r = cli_simcalib("fit %s -o %s", path[PP], path[CALIB]);
   cli_result_free(&r);
-  r = simcalib("platform --calib %s --nodes 2 --gpus-per-node 4 --nics 2 -o %s", path[CALIB], path[XML2]);
+  r = cli_simcalib("platform --calib %s --nodes 2 --gpus-per-node 4 --nics 2 -o %s", path[CALIB], path[XML2]);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
   char *xml = cal_read_text(path[XML2]);
@@ -301,7 +283,7 @@ START_TEST(bad_input_exits_2)
       {"platform --bogus", "unknown option '--bogus'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    cli_result r = simcalib("%s", cases[i][0]);
+    cli_result r = cli_simcalib("%s", cases[i][0]);
     ck_assert_msg(r.status == 2, "'%s' exited %d", cases[i][0], r.status);
     ck_assert_msg(r.err && strstr(r.err, cases[i][1]) && cli_lines(r.err) == 1, "'%s': %s", cases[i][0], r.err);
     cli_result_free(&r);

@@ -1,6 +1,7 @@
 /* cli_run.c: the helper integration tests use to drive the real binary. */
 #include "cli_run.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,40 @@ void cli_result_free(cli_result *r)
   free(r->err);
   cJSON_Delete(r->json);
   memset(r, 0, sizeof *r);
+}
+
+cli_result cli_simcalib(const char *fmt, ...)
+{
+  char args[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  setenv("SIMALLREDUCE_BIN", "bin/simcalib", 1);
+  cli_result r = cli_run(args, 0);
+  unsetenv("SIMALLREDUCE_BIN");
+  return r;
+}
+
+cJSON *cli_load_json(const char *path)
+{
+  char *text = slurp(path);
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  return j;
+}
+
+int cli_tmpdir(char *dir, const char *name)
+{
+  snprintf(dir, 64, "/tmp/%.40s.XXXXXX", name);
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+int cli_rmtree(const char *dir)
+{
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system(cmd) == 0 ? 0 : -1;
 }
 
 int cli_lines(const char *s)

@@ -16,6 +16,17 @@ typedef struct {
 cli_result cli_run(const char *args, int want_json);
 void cli_result_free(cli_result *r);
 
+/* Runs "bin/simcalib <args>", args formatted like printf; no --json is added. */
+cli_result cli_simcalib(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The JSON document in a file, or NULL when it cannot be read or parsed. */
+cJSON *cli_load_json(const char *path);
+
+/* A fresh directory /tmp/<name>.XXXXXX into dir (at least 64 bytes); 0 or -1. Removing it
+ * with everything inside: 0 or -1. */
+int cli_tmpdir(char *dir, const char *name);
+int cli_rmtree(const char *dir);
+
 /* Number of lines in s. */
 int cli_lines(const char *s);
 

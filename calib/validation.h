@@ -1,0 +1,55 @@
+/* validation.h: measured allreduce points next to their simulation: the pairing, the errors
+ * and their summary, as `simcalib validate` reports them. No I/O besides cJSON. */
+#ifndef CAL_VALIDATION_H
+#define CAL_VALIDATION_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#define CAL_VAL_ALGO_LEN 32
+
+typedef struct {
+  char algo[CAL_VAL_ALGO_LEN];
+  double bytes;
+  double measured_s;             /* median over repetitions */
+  double q1_s, q3_s, min_s, max_s; /* of the repetitions; q1 = q3 = median with one */
+  int reps;
+  double simulated_s;
+  double model_s; /* NAN when no cost model gave one */
+  double error;   /* (simulated - measured) / measured */
+} cal_vpoint;
+
+typedef struct {
+  size_t n;
+  double median_abs, geomean_abs, max_abs;
+  size_t worst; /* index of the point with the largest |error| */
+} cal_vsummary;
+
+/* Floor under |error| in the geometric mean, so that one exact match does not make it 0. */
+#define CAL_VAL_GEOMEAN_FLOOR 1e-4
+
+/* (simulated - measured) / measured. */
+double cal_val_error(double simulated, double measured);
+
+/* Summary of the points' |error|; returns CAL_ENODATA when n is 0. */
+int cal_val_summarize(const cal_vpoint *p, size_t n, cal_vsummary *s);
+
+/* How far a simulated time lies from a published range [lo, hi], relative to the nearer
+ * end: 0 inside it, (sim - hi) / hi above, (sim - lo) / lo below. */
+double cal_val_range_error(double sim, double lo, double hi);
+
+/* The measured points of one runner result file (mode "measured"): appends to *p (grown with
+ * realloc; *n points, *cap room) and reports its shape. Returns 0, CAL_EPARSE with why in
+ * err, or CAL_ENOMEM. */
+int cal_val_read_measured(const cJSON *doc, cal_vpoint **p, size_t *n, size_t *cap, int *ranks, int *rpn, char *err,
+                          size_t errlen);
+
+/* Looks up algo at bytes in a simallreduce --json document's "results": its time_s, or its
+ * model_time_s when want_model (falling back on time_s in a document whose "mode" is
+ * "model"). Returns the time, or a negative number when the point is not there. */
+double cal_val_lookup(const cJSON *doc, const char *algo, double bytes, int want_model);
+
+/* The validation document: shape, link rate (NULL: null), points, summary. */
+cJSON *cal_val_json(int hosts, int rpn, const char *link_rate, const cal_vpoint *p, size_t n, const cal_vsummary *s);
+
+#endif
