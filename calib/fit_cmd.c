@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cal_error.h"
+#include "busylink.h"
 #include "calibration.h"
 #include "collfit.h"
 #include "commands.h"
@@ -15,7 +16,7 @@
 static void usage(FILE *f)
 {
   fputs("usage: simcalib fit IN.json... [-o calib.json] [--tol REL] [--max-segments K]\n"
-        "                    [--reference intra|inter] [--device cpu|cuda]\n"
+        "                    [--reference intra|inter] [--device cpu|cuda] [--per-byte pingpong|stream]\n"
         "\n"
         "Fits one-way ping-pong time = alpha + beta * bytes for each path class (intra, inter),\n"
         "piecewise: the fewest segments (at most K, default 8) whose worst relative error is at\n"
@@ -24,27 +25,36 @@ static void usage(FILE *f)
         "smpi/lat-factor and smpi/bw-factor, and for each class the route latency and bandwidth\n"
         "the platform gets. Kernels become fixed + per-byte (per-element for top-k) costs and the\n"
         "platform's reduce_bw, reduce_lat, copy_bw, topk_a, topk_b; allreduce points (nccl-tests,\n"
-        "OSU) get an alpha-beta line per source and rank count.\n",
+        "OSU) get an alpha-beta line per source and rank count.\n"
+        "\n"
+        "--per-byte stream fits, instead of the ping-pong, one-way time = the ping-pong's time at\n"
+        "its smallest size + the streaming test's time per message: the cost of a message on a\n"
+        "busy link, as collectives send them. Use it where an idle link lets a first burst\n"
+        "through at once (a tc tbf bucket, a switch's credit), which the ping-pong would count as\n"
+        "bandwidth.\n",
         f);
 }
 
-enum { O_TOL = 256, O_MAXSEG, O_REF, O_DEVICE, O_HELP };
+enum { O_TOL = 256, O_MAXSEG, O_REF, O_DEVICE, O_PERBYTE, O_HELP };
 
 static const struct option longopts[] = {
     {"tol", required_argument, NULL, O_TOL},       {"max-segments", required_argument, NULL, O_MAXSEG},
     {"reference", required_argument, NULL, O_REF}, {"device", required_argument, NULL, O_DEVICE},
+    {"per-byte", required_argument, NULL, O_PERBYTE},
     {"help", no_argument, NULL, O_HELP},           {NULL, 0, NULL, 0},
 };
 
 typedef struct {
   const char *out, *reference, *device;
+  int stream; /* per-byte cost from the streaming test */
   double tol;
   long max_seg;
 } fit_opts;
 
 static void summary(FILE *f, const cal_netfit *nf)
 {
-  fprintf(f, "# %s ping-pong: %zu sizes, %zu segment%s, worst relative error %.1f%%\n", nf->path, nf->n,
+  fprintf(f, "# %s %s: %zu sizes, %zu segment%s, worst relative error %.1f%%\n", nf->path,
+          strcmp(nf->op, CAL_BUSY_OP) == 0 ? "busy link (ping-pong latency + streaming)" : "ping-pong", nf->n,
           nf->pw.nseg, nf->pw.nseg == 1 ? "" : "s", 100 * nf->pw.max_rel_err);
   fprintf(f, "#   %12s %12s %12s %14s %8s %8s\n", "from(B)", "to(B)", "alpha(us)", "bw(GB/s)", "r2", "maxerr%");
   for (size_t s = 0; s < nf->pw.nseg; s++) {
@@ -58,7 +68,7 @@ static void summary(FILE *f, const cal_netfit *nf)
 
 static int run(const fit_opts *o, int nin, char **in)
 {
-  cal_data d = {0};
+  cal_data d = {0}, busy = {0};
   char err[512];
   cal_netfit nf[2];
   int have[2] = {0, 0}, status = 1;
@@ -75,14 +85,27 @@ static int run(const fit_opts *o, int nin, char **in)
   }
   cJSON_AddStringToObject(root, "schema", CAL_CALIBRATION_SCHEMA);
   cJSON_AddStringToObject(root, "machine", d.machine);
+  if (o->stream) {
+    int made = cal_busy_points(&d, &busy);
+    if (made == CAL_ENOMEM) {
+      status = cal_fail("out of memory");
+      goto out;
+    }
+    if (made == 0) {
+      status = cal_bad("fit: --per-byte stream needs ping-pong and streaming points of one path class");
+      goto out;
+    }
+  }
   for (int c = 0; c < 2; c++) {
-    int rc = cal_netfit_run(&d, "pingpong", paths[c], o->tol, (size_t)o->max_seg, &nf[c]);
+    int rc = o->stream ? cal_netfit_run(&busy, CAL_BUSY_OP, paths[c], o->tol, (size_t)o->max_seg, &nf[c])
+                       : cal_netfit_run(&d, "pingpong", paths[c], o->tol, (size_t)o->max_seg, &nf[c]);
     if (rc == 0) {
       have[c] = 1;
       cJSON_AddItemToObject(net, paths[c], cal_netfit_json(&nf[c]));
       summary(tab, &nf[c]);
     } else if (rc != CAL_ENODATA) {
-      status = cal_fail("fitting the %s ping-pong: %s", paths[c], cal_strerror(rc));
+      status = cal_fail("fitting the %s %s: %s", paths[c], o->stream ? "busy-link times" : "ping-pong",
+                        cal_strerror(rc));
       goto out;
     }
   }
@@ -131,13 +154,14 @@ out:
     if (have[c])
       cal_netfit_free(&nf[c]);
   cJSON_Delete(root);
+  cal_data_free(&busy);
   cal_data_free(&d);
   return status;
 }
 
 int cal_cmd_fit(int argc, char **argv)
 {
-  fit_opts o = {"-", NULL, "", CAL_NET_TOL, CAL_NET_MAX_SEG};
+  fit_opts o = {"-", NULL, "", 0, CAL_NET_TOL, CAL_NET_MAX_SEG};
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
@@ -160,6 +184,11 @@ int cal_cmd_fit(int argc, char **argv)
       if (strcmp(optarg, "cpu") != 0 && strcmp(optarg, "cuda") != 0)
         return cal_bad("fit: --device is cpu or cuda, not '%s'", optarg);
       o.device = optarg;
+      break;
+    case O_PERBYTE:
+      if (strcmp(optarg, "pingpong") != 0 && strcmp(optarg, "stream") != 0)
+        return cal_bad("fit: --per-byte is pingpong or stream, not '%s'", optarg);
+      o.stream = strcmp(optarg, "stream") == 0;
       break;
     case O_HELP: usage(stdout); return 0;
     default: return cal_bad_option("fit", c, argv[optind - 1]);

@@ -233,11 +233,7 @@ int main(void)
   CHECK_CASE(s, "statistics", 10, errors_and_their_summary, measured_points_and_their_spread,
              lookup_of_simulated_and_model_times);
   /* the command itself, on files written into a fresh directory each time */
-  TCase *cli = tcase_create("command");
-  tcase_add_checked_fixture(cli, setup, teardown);
-  tcase_set_timeout(cli, 60);
-  tcase_add_test(cli, validate_writes_table_json_csv_and_headroom);
-  tcase_add_test(cli, bad_input_exits_2);
-  suite_add_tcase(s, cli);
+  CHECK_CASE_FIXTURE(s, "command", 60, setup, teardown, validate_writes_table_json_csv_and_headroom,
+                     bad_input_exits_2);
   return check_run(s);
 }

@@ -14,15 +14,19 @@ static inline int check_run(Suite *s)
   return failed ? 1 : 0;
 }
 
-/* One test case holding the given tests, with a timeout for ones that simulate. */
-#define CHECK_CASE(suite, name, timeout, ...)                         \
+/* One test case holding the given tests, with a timeout for ones that simulate, and a
+ * fixture run around each test (NULL, NULL for none). */
+#define CHECK_CASE_FIXTURE(suite, name, timeout, setup, teardown, ...) \
   do {                                                                \
     TCase *tc_ = tcase_create(name);                                  \
+    tcase_add_checked_fixture(tc_, setup, teardown);                  \
     tcase_set_timeout(tc_, timeout);                                  \
     const TTest *tests_[] = {__VA_ARGS__};                            \
-    for (size_t i_ = 0; i_ < sizeof tests_ / sizeof tests_[0]; i_++) \
+    for (size_t i_ = 0; i_ < sizeof tests_ / sizeof tests_[0]; i_++)  \
       tcase_add_test(tc_, tests_[i_]);                                \
     suite_add_tcase(suite, tc_);                                      \
   } while (0)
+
+#define CHECK_CASE(suite, name, timeout, ...) CHECK_CASE_FIXTURE(suite, name, timeout, NULL, NULL, __VA_ARGS__)
 
 #endif

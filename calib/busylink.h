@@ -1,0 +1,19 @@
+/* busylink.h: per-message times on a busy link, for fits whose per-byte cost should come
+ * from the streaming test (messages back to back) rather than from the ping-pong. */
+#ifndef CAL_BUSYLINK_H
+#define CAL_BUSYLINK_H
+
+#include "measured.h"
+
+/* The op of the points cal_busy_points makes. */
+#define CAL_BUSY_OP "busy"
+
+/* For each path class with both tests, appends to out one point per streamed size S:
+ * time = the ping-pong's one-way time at its smallest size + the streaming time per message
+ * at S. A shaper's bucket (tc tbf, a switch's credit) lets an idle link pass a first packet
+ * at once, which a ping-pong, idle between messages, counts as bandwidth; back-to-back
+ * messages, as in a collective, find the bucket empty. Returns the number of points made,
+ * or CAL_ENOMEM. */
+int cal_busy_points(const cal_data *d, cal_data *out);
+
+#endif
