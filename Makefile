@@ -5,6 +5,7 @@
 #   make deps     install the Debian packages that are missing
 #   make calib    build bin/simcalib and its ping-pong programs (see the Calibration section)
 #   make cuda     build bin/simcalib_cuda with nvcc, where nvcc is installed
+#   make validate as root: measure on an emulated cluster, calibrate, simulate, compare
 
 CC       ?= cc
 SMPICC   ?= smpicc
@@ -37,6 +38,8 @@ TEST_SRC   := $(wildcard tests/check_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 # Helpers every test links: running the real CLI and reading its JSON.
 TEST_HELP  := $(B)/tests/cli_run.o
+# Shell tests (scripts that need no build), run next to the Check binaries.
+TEST_SH    := $(wildcard tests/test_*.sh)
 
 HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 TARGETS    := bin/simallreduce bin/ar_runner $(if $(HAVE_MPICC),bin/ar_runner_mpi)
@@ -60,7 +63,7 @@ run: deps
 
 check: deps
 	$(MAKE) all $(TEST_BIN)
-	@tests/run_all.sh $(TEST_BIN)
+	@tests/run_all.sh $(TEST_BIN) $(TEST_SH)
 
 test: check
 
@@ -166,6 +169,16 @@ bin/simcalib_cuda: $(CUDA_SRC) $(wildcard calib/cuda/*.h) $(CAL_CUDA_O) | bin
 
 $(B)/calib $(B)/models $(B)/calmpi $(B)/calsmpi:
 	mkdir -p $@
+
+# ---- Validation: the emulated cluster of experiments/testbed/ (root, a few minutes) ----
+# Network namespaces on a bridge with rate-limited veths are the hosts; the real algorithms
+# run there under Open MPI, simcalib calibrates on the same testbed, simallreduce simulates
+# the same points, simcalib validate compares: results/validation.json and .csv,
+# plots/out/validation.png. Not part of make check: it needs root and minutes.
+.PHONY: validate
+validate: deps
+	$(MAKE) all
+	experiments/testbed/validate.sh
 
 # Keep intermediate objects: tests link some of them directly.
 .SECONDARY:

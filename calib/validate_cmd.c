@@ -154,6 +154,40 @@ static const char *size_text(double bytes, char *buf, size_t len)
   return buf;
 }
 
+typedef struct {
+  size_t rank; /* where the point's algorithm first appears */
+  cal_vpoint v;
+} ranked_point;
+
+static int by_rank_then_size(const void *a, const void *b)
+{
+  const ranked_point *x = a, *y = b;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return (x->v.bytes > y->v.bytes) - (x->v.bytes < y->v.bytes);
+}
+
+/* Points grouped by algorithm (in the order the algorithms first appear), by size within
+ * each: the table reads per algorithm, and each curve of the plot is one run of lines.
+ * (algorithm, size) is unique, so the order is total. */
+static int group_by_algo(cal_vpoint *p, size_t n)
+{
+  ranked_point *r = malloc(sizeof *r * (n ? n : 1));
+  if (!r)
+    return cal_fail("out of memory");
+  for (size_t i = 0; i < n; i++) {
+    r[i].rank = 0;
+    while (strcmp(p[r[i].rank].algo, p[i].algo) != 0)
+      r[i].rank++;
+    r[i].v = p[i];
+  }
+  qsort(r, n, sizeof *r, by_rank_then_size);
+  for (size_t i = 0; i < n; i++)
+    p[i] = r[i].v;
+  free(r);
+  return 0;
+}
+
 /* Fills in simulated and model times and the errors; 0 or exit status 2. */
 static int pair(const validate_opts *o, cJSON **sim, cJSON **model, cal_vpoint *p, size_t n)
 {
@@ -353,6 +387,8 @@ int cal_cmd_validate(int argc, char **argv)
     status = check_shape(&o, sim, ranks / (rpn ? rpn : 1), rpn);
   if (!status)
     status = pair(&o, sim, model, p, n);
+  if (!status)
+    status = group_by_algo(p, n);
   cal_vsummary s;
   if (!status && cal_val_summarize(p, n, &s) != 0)
     status = cal_fail("out of memory");

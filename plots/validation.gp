@@ -1,0 +1,47 @@
+# validation.gp: measured vs simulated (vs cost model) allreduce time over size, one panel
+# per algorithm, from results/validation.csv (simcalib validate --csv).
+# gnuplot -e "csv='results/validation.csv'; png='plots/out/validation.png'; title='...'" plots/validation.gp
+if (!exists("csv")) csv = 'results/validation.csv'
+if (!exists("png")) png = 'plots/out/validation.png'
+if (!exists("title")) title = 'local testbed'
+
+set terminal pngcairo size 1400,1000 font 'sans,11'
+set output png
+set datafile separator ','
+set datafile missing ''
+set key top left
+set logscale xy
+set grid xtics ytics mxtics mytics lc rgb '#dddddd'
+set xlabel 'size per rank (bytes)'
+set ylabel 'time (ms)'
+# 1K, 1M, 1G labels on the size axis (powers of 1024, as the sizes are given)
+set format x ''
+set xtics ('1K' 1024, '4K' 4096, '16K' 16384, '64K' 65536, '256K' 262144, '1M' 1048576, \
+           '4M' 4194304, '16M' 16777216, '64M' 67108864, '256M' 268435456, '1G' 1073741824)
+set offsets graph 0.05, graph 0.05, 0, 0
+
+# the algorithms, in the order they first appear in the CSV
+algos = system(sprintf("awk -F, 'NR > 1 && !seen[$1]++ { printf \"%%s \", $1 }' %s", csv))
+n = words(algos)
+cols = (n > 1) ? 2 : 1
+rows = (n + cols - 1) / cols
+is(a) = (strcol(1) eq a)
+# the cost model's column is empty until the models exist: then it is left out
+has_model = int(system(sprintf("awk -F, 'NR > 1 && $9 != \"\" { n++ } END { print n + 0 }' %s", csv)))
+
+set multiplot layout rows, cols title sprintf('allreduce on the emulated cluster (%s): measured vs simulated', title)
+do for [i = 1:n] {
+  a = word(algos, i)
+  set title a
+  if (has_model) {
+    plot csv skip 1 using (is(a) ? $2 : NaN):($3 * 1e3):($4 * 1e3):($5 * 1e3) \
+           with yerrorbars pt 7 ps 1.2 lc rgb '#1f77b4' title 'measured (median, IQR)', \
+         '' skip 1 using (is(a) ? $2 : NaN):($8 * 1e3) with linespoints pt 5 lc rgb '#d62728' title 'simulated', \
+         '' skip 1 using (is(a) ? $2 : NaN):($9 * 1e3) with linespoints dt 2 pt 9 lc rgb '#2ca02c' title 'cost model'
+  } else {
+    plot csv skip 1 using (is(a) ? $2 : NaN):($3 * 1e3):($4 * 1e3):($5 * 1e3) \
+           with yerrorbars pt 7 ps 1.2 lc rgb '#1f77b4' title 'measured (median, IQR)', \
+         '' skip 1 using (is(a) ? $2 : NaN):($8 * 1e3) with linespoints pt 5 lc rgb '#d62728' title 'simulated'
+  }
+}
+unset multiplot
