@@ -9,8 +9,10 @@
 #define CAL_BUSY_OP "busy"
 
 /* For each path class with both tests, appends to out one point per streamed size S:
- * time = the ping-pong's one-way time at its smallest size + the streaming time per message
- * at S. A shaper's bucket (tc tbf, a switch's credit) lets an idle link pass a first packet
+ * time = the ping-pong's one-way time at its smallest size (the latency) + what the
+ * streaming time per message at S adds over the smallest streamed message (whose time is
+ * per-message work the latency holds already), or the ping-pong's time at S where that is
+ * longer. A shaper's bucket (tc tbf, a switch's credit) lets an idle link pass a first packet
  * at once, which a ping-pong, idle between messages, counts as bandwidth; back-to-back
  * messages, as in a collective, find the bucket empty. Returns the number of points made,
  * or CAL_ENOMEM. */

@@ -14,6 +14,7 @@
 #define LAT 30e-6      /* one-way latency, s */
 #define RATE 25e6      /* link rate, bytes/s */
 #define CREDIT 9000.0  /* bytes an idle link passes at once */
+#define GAP 10e-6      /* per-message work a stream of tiny messages shows */
 
 static char dir[64];
 
@@ -39,7 +40,7 @@ static void shaped_link(cal_data *d)
   memset(d, 0, sizeof *d);
   for (double s = 1; s <= 8 << 20; s *= 2) {
     add(d, "pingpong", s, LAT + fmax(0, s - CREDIT) / RATE);
-    add(d, "stream", s, s / RATE);
+    add(d, "stream", s, GAP + s / RATE);
   }
 }
 
@@ -51,7 +52,7 @@ START_TEST(busy_points_add_latency_to_streaming)
   for (size_t i = 0; i < busy.n; i++) {
     ck_assert_str_eq(busy.p[i].op, CAL_BUSY_OP);
     ck_assert_str_eq(busy.p[i].path, "inter");
-    ck_assert_double_eq_tol(busy.p[i].time_s, LAT + busy.p[i].bytes / RATE, 1e-12);
+    ck_assert_double_eq_tol(busy.p[i].time_s, LAT + (busy.p[i].bytes - 1) / RATE, 1e-12);
   }
   /* no ping-pong on a path: nothing to add there */
   cal_data only_stream = {0}, none = {0};
