@@ -1,11 +1,12 @@
 # validation.gp: measured vs simulated (vs cost model) allreduce time over size, one panel
-# per algorithm, from results/validation.csv (simcalib validate --csv).
+# per algorithm, and the errors of all of them in a last panel, from results/validation.csv
+# (simcalib validate --csv).
 # gnuplot -e "csv='results/validation.csv'; png='plots/out/validation.png'; title='...'" plots/validation.gp
 if (!exists("csv")) csv = 'results/validation.csv'
 if (!exists("png")) png = 'plots/out/validation.png'
 if (!exists("title")) title = 'local testbed'
 
-set terminal pngcairo size 1400,1000 font 'sans,11'
+set terminal pngcairo size 1400,1400 font 'sans,11'
 set output png
 set datafile separator ','
 set datafile missing ''
@@ -23,8 +24,8 @@ set offsets graph 0.05, graph 0.05, 0, 0
 # the algorithms, in the order they first appear in the CSV
 algos = system(sprintf("awk -F, 'NR > 1 && !seen[$1]++ { printf \"%%s \", $1 }' %s", csv))
 n = words(algos)
-cols = (n > 1) ? 2 : 1
-rows = (n + cols - 1) / cols
+cols = 2
+rows = (n + 1 + cols - 1) / cols
 is(a) = (strcol(1) eq a)
 # the cost model's column is empty until the models exist: then it is left out
 has_model = int(system(sprintf("awk -F, 'NR > 1 && $9 != \"\" { n++ } END { print n + 0 }' %s", csv)))
@@ -44,4 +45,15 @@ do for [i = 1:n] {
          '' skip 1 using (is(a) ? $2 : NaN):($8 * 1e3) with linespoints pt 5 lc rgb '#d62728' title 'simulated'
   }
 }
+
+# the errors: simulated against measured, one line per algorithm, the +-10% band shaded
+set title 'error = (simulated - measured) / measured'
+unset logscale y
+set ylabel 'error (%)'
+set format y '%+.0f'
+set yrange [*<-20:20<*]
+set key top right
+plot 10 with filledcurves y=-10 fs solid 0.15 noborder lc rgb '#999999' title '|error| <= 10%', \
+     for [i = 1:n] csv skip 1 using (is(word(algos, i)) ? $2 : NaN):($10 * 100) \
+       with linespoints pt (4 + i) lw 1.5 title word(algos, i)
 unset multiplot

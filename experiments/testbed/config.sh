@@ -15,6 +15,7 @@ TB_BURST=${TB_BURST:-10kb}            # tbf bucket: one jumbo frame, so the link
 TB_LIMIT=${TB_LIMIT:-4mb}             # tbf queue, deep enough that TCP sees no drops
 TB_MTU=${TB_MTU:-9000}                # jumbo frames on veths and bridge
 TB_NET=${TB_NET:-10.77.0}             # hosts are $TB_NET.1 .. $TB_NET.H, the bridge $TB_NET.254
+TB_TCP_CC=${TB_TCP_CC:-reno}          # the hosts' TCP congestion control (see net.sh)
 
 TB_BRIDGE="$TB_PREFIX-br"
 TB_LOCK=${TB_LOCK:-/run/lock/$TB_PREFIX-testbed.lock}

@@ -54,7 +54,8 @@ during)
     if ($13 < 0) {
       printf "testbed and others %.0f%%", 100 * busy / all
     } else {
-      mine = ($14 - $13) * hz; other = busy - mine; if (other < 0) other = 0
+      # the cgroup also counts the softirq work done in the context of its processes
+      mine = ($14 - $13) * hz; other = busy + net - mine; if (other < 0) other = 0
       printf "testbed processes %.0f%%, other processes %.1f%%", 100 * mine / all, 100 * other / all
     }
     printf ", interrupts and softirq %.1f%%, idle %.0f%%\n", 100 * net / all, 100 * ($8 - $3) / all }' >"$report"
