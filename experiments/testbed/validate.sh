@@ -36,10 +36,6 @@ out_png=$top/plots/out/validation.png
 ranks=$((TB_HOSTS * TB_RANKS))
 
 say() { echo "validate: $*" >&2; }
-die() {
-  say "$*"
-  exit 1
-}
 
 bytes_of() {
   case "$1" in
