@@ -15,10 +15,13 @@ set logscale xy
 set grid xtics ytics mxtics mytics lc rgb '#dddddd'
 set xlabel 'size per rank (bytes)'
 set ylabel 'time (ms)'
-# 1K, 1M, 1G labels on the size axis (powers of 1024, as the sizes are given)
+# sizes in bytes as nccl-tests writes them: a tick at every power of two, labelled 1K, 2K, ...
+# 1M, ... 1G (powers of 1024, as the sizes are given)
+size_label(x) = x >= 2**30 ? sprintf('%dG', x / 2**30) : x >= 2**20 ? sprintf('%dM', x / 2**20) : \
+                x >= 2**10 ? sprintf('%dK', x / 2**10) : sprintf('%d', x)
 set format x ''
-set xtics ('1K' 1024, '4K' 4096, '16K' 16384, '64K' 65536, '256K' 262144, '1M' 1048576, \
-           '4M' 4194304, '16M' 16777216, '64M' 67108864, '256M' 268435456, '1G' 1073741824)
+set xtics ()
+do for [k = 0:34] { set xtics add (size_label(2**k) 2**k) }
 set offsets graph 0.05, graph 0.05, 0, 0
 
 # the algorithms, in the order they first appear in the CSV

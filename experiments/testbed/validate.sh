@@ -13,7 +13,7 @@ top=$(cd "$here/../.." && pwd)
 
 # What is measured: every algorithm at every size (bytes per rank, K/M = 2^10/2^20).
 ALGOS=${VALIDATE_ALGOS:-ring,hier,rhd,twotree}
-SIZES=${VALIDATE_SIZES:-64K 256K 1M 4M}
+SIZES=${VALIDATE_SIZES:-128K 512K 2M 8M}
 # Repetitions per size: about ITER_BYTES / size, within [MIN_ITERS, MAX_ITERS]; the small
 # sizes are cheap and noisier, so they get more.
 ITER_BYTES=${VALIDATE_ITER_BYTES:-67108864}
