@@ -22,7 +22,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 DEB_PKGS := libsimgrid-dev libgsl-dev libcjson-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin
 
 MAIN_PLATFORM ?= tencent16.xml
-MAIN_ALGO     ?= ring
+MAIN_ALGO     ?= hitopk
 
 B := build
 
@@ -32,7 +32,7 @@ ALGO_SRC   := $(wildcard algos/*.c)
 ALGO_SMPI  := $(ALGO_SRC:algos/%.c=$(B)/smpi/%.o)
 ALGO_MPI   := $(ALGO_SRC:algos/%.c=$(B)/mpi/%.o)
 # Pieces of algos/ that need no MPI, for unit tests built with plain cc.
-ALGO_PURE  := $(B)/pure/ar_dtype.o $(B)/pure/ar_verify.o $(B)/pure/topk_select.o $(B)/pure/tree_shape.o
+ALGO_PURE  := $(B)/pure/ar_dtype.o $(B)/pure/ar_verify.o $(B)/pure/topk_select.o $(B)/pure/tree_shape.o $(B)/pure/sparse_ref.o
 TEST_SRC   := $(wildcard tests/check_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 # Helpers every test links: running the real CLI and reading its JSON.

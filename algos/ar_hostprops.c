@@ -1,4 +1,4 @@
-/* ar_hostprops.c: reads reduce_bw, copy_bw, topk_* and node from the SimGrid host. */
+/* ar_hostprops.c: reads the compute parameters and the node number from the SimGrid host. */
 #include "ar_hostprops.h"
 
 #include <stdlib.h>
@@ -20,6 +20,10 @@ void ar_compute_from_host(ar_compute *c)
   c->copy_bw = prop("copy_bw");
   c->topk_a = prop("topk_a");
   c->topk_b = prop("topk_b");
+  c->mstopk_a = prop("mstopk_a");
+  c->mstopk_b = prop("mstopk_b");
+  c->scatter_a = prop("scatter_a");
+  c->scatter_b = prop("scatter_b");
 }
 
 int ar_host_node(void)

@@ -107,3 +107,14 @@ int ar_ring_allgather(void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params
   state_free(&s, p, 0);
   return rc;
 }
+
+int ar_ring_allgatherv(void *buf, const size_t *counts, const size_t *displs, ar_dtype dt, MPI_Comm comm)
+{
+  int rank, size, rc = ar_ranks(comm, &rank, &size);
+  for (int i = 0; i < size - 1 && rc == 0; i++) {
+    int s = mod(rank - i, size), r = mod(rank - i - 1, size);
+    rc = ar_sendrecv(ar_cat(buf, displs[s], dt), counts[s], mod(rank + 1, size), ar_at(buf, displs[r], dt), counts[r],
+                     mod(rank - 1, size), dt, comm);
+  }
+  return rc;
+}

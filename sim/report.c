@@ -29,6 +29,18 @@ void sim_report_table(FILE *f, const sim_run_info *run, const sim_results *r, in
             (unsigned long long)p->count, p->dtype, p->algo, p->time_s * 1e6, sim_algbw(p),
             sim_busbw(p, run->ranks), verified_text(p->verified));
   }
+  int sparse = 0;
+  for (int i = 0; i < r->npoints; i++)
+    if (r->points[i].sparse) {
+      const sim_point *p = &r->points[i];
+      if (!sparse++)
+        fprintf(f, "# top-k rows: busbw is dense-equivalent (from the dense size); the result is a sparsified sum\n");
+      fprintf(f, "# %s at %llu bytes: density %g, k = %lld per selection", p->algo, (unsigned long long)p->bytes,
+              p->density, p->k);
+      if (p->sparse_rel_err >= 0)
+        fprintf(f, ", relative error against the dense sum %.4g", p->sparse_rel_err);
+      fputc('\n', f);
+    }
   for (int i = 0; phases && i < r->npoints; i++) {
     const sim_point *p = &r->points[i];
     char sz[32];
@@ -63,6 +75,12 @@ static cJSON *point_json(const sim_point *p, int ranks)
   for (int k = 0; k < p->nphases; k++)
     cJSON_AddNumberToObject(ph, p->phase_name[k], p->phase_s[k]);
   cJSON_AddItemToObject(o, "phases", ph);
+  if (p->sparse) {
+    cJSON_AddNumberToObject(o, "density", p->density);
+    cJSON_AddNumberToObject(o, "k", (double)p->k);
+    if (p->sparse_rel_err >= 0)
+      cJSON_AddNumberToObject(o, "sparse_rel_err", p->sparse_rel_err);
+  }
   return o;
 }
 
@@ -89,6 +107,10 @@ int sim_report_json(const char *path, const sim_run_info *run, const sim_results
   cJSON_AddNumberToObject(comp, "copy_bw", r->copy_bw);
   cJSON_AddNumberToObject(comp, "topk_a", r->topk_a);
   cJSON_AddNumberToObject(comp, "topk_b", r->topk_b);
+  cJSON_AddNumberToObject(comp, "mstopk_a", r->mstopk_a);
+  cJSON_AddNumberToObject(comp, "mstopk_b", r->mstopk_b);
+  cJSON_AddNumberToObject(comp, "scatter_a", r->scatter_a);
+  cJSON_AddNumberToObject(comp, "scatter_b", r->scatter_b);
   cJSON_AddItemToObject(root, "compute", comp);
   for (int i = 0; i < r->npoints; i++)
     cJSON_AddItemToArray(list, point_json(&r->points[i], run->ranks));
@@ -106,7 +128,7 @@ int sim_report_csv(const char *path, const sim_run_info *run, const sim_results 
   if (!f)
     return -1;
   fprintf(f, "platform,nodes,ranks_per_node,ranks,algo,bytes,count,dtype,time_s,algbw_GBps,busbw_GBps,verified,"
-             "max_abs_err,phases\n");
+             "max_abs_err,density,k,phases\n");
   for (int i = 0; i < r->npoints; i++) {
     const sim_point *p = &r->points[i];
     fprintf(f, "%s,%d,%d,%d,%s,%llu,%llu,%s,%.17g,%.17g,%.17g,%s,", run->platform, run->nodes,
@@ -115,6 +137,11 @@ int sim_report_csv(const char *path, const sim_run_info *run, const sim_results 
             p->verified < 0 ? "" : p->verified ? "true" : "false");
     if (p->verified >= 0)
       fprintf(f, "%.17g", p->max_abs_err);
+    fputc(',', f);
+    if (p->sparse)
+      fprintf(f, "%.17g,%lld", p->density, p->k);
+    else
+      fputc(',', f);
     fputc(',', f);
     for (int k = 0; k < p->nphases; k++)
       fprintf(f, "%s%s=%.17g", k ? ";" : "", p->phase_name[k], p->phase_s[k]);

@@ -39,6 +39,13 @@ static int read_point(const cJSON *o, sim_point *p)
   p->max_abs_err = num(o, "max_abs_err", &ok);
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verified");
   p->verified = cJSON_IsBool(v) ? cJSON_IsTrue(v) : -1;
+  const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "k"), *rel = cJSON_GetObjectItemCaseSensitive(o, "sparse_rel_err");
+  p->sparse = cJSON_IsNumber(k);
+  if (p->sparse) {
+    p->k = (long long)k->valuedouble;
+    p->density = num(o, "density", &ok);
+  }
+  p->sparse_rel_err = cJSON_IsNumber(rel) ? rel->valuedouble : -1;
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
   if (cJSON_IsString(e))
     snprintf(p->error, sizeof p->error, "%s", e->valuestring);
@@ -97,6 +104,10 @@ int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen)
     r->copy_bw = num(comp, "copy_bw", &ok);
     r->topk_a = num(comp, "topk_a", &ok);
     r->topk_b = num(comp, "topk_b", &ok);
+    r->mstopk_a = num(comp, "mstopk_a", &ok);
+    r->mstopk_b = num(comp, "mstopk_b", &ok);
+    r->scatter_a = num(comp, "scatter_a", &ok);
+    r->scatter_b = num(comp, "scatter_b", &ok);
     r->points = calloc((size_t)cJSON_GetArraySize(pts) + 1, sizeof *r->points);
     ok = ok && r->points;
   }

@@ -18,12 +18,16 @@ typedef struct {
   char phase_name[SIM_MAX_PHASES][32];
   double phase_s[SIM_MAX_PHASES];
   char error[64]; /* empty unless the runner reported one */
+  int sparse;     /* a top-k algorithm: density and k apply */
+  double density;
+  long long k;           /* elements chosen per selection */
+  double sparse_rel_err; /* verified sparse results: distance from the dense sum, else -1 */
 } sim_point;
 
 typedef struct {
   char mode[16]; /* "simulated" or "measured" */
   int ranks, ranks_per_node;
-  double reduce_bw, reduce_lat, copy_bw, topk_a, topk_b;
+  double reduce_bw, reduce_lat, copy_bw, topk_a, topk_b, mstopk_a, mstopk_b, scatter_a, scatter_b;
   sim_point *points;
   int npoints;
 } sim_results;
