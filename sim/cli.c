@@ -46,7 +46,7 @@ void sim_cli_usage(FILE *f)
         "  --nodes N            use the first N nodes (default all)\n"
         "  --ranks-per-node R   use the first R GPUs of each node (default all)\n"
         "  --verify             move and reduce real data and check it against a reference\n"
-        "  --phases             print each algorithm's phase breakdown\n"
+        "  --phases             print each algorithm's phase breakdown (always for a single size)\n"
         "  --json FILE, --csv FILE  write every result\n"
         "  --segment BYTES      pipelining segment of the trees (default 1M)\n"
         "  --channels C         concurrent rings for ring (default 1)\n"

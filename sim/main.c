@@ -113,7 +113,8 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
   }
   sim_run_info run = {pf->name, pf->path, nodes, rpn, nodes * rpn,
                       (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)};
-  sim_report_table(stdout, &run, &r, o->phases);
+  /* A single size is the interactive case: its phase breakdown is the interesting part. */
+  sim_report_table(stdout, &run, &r, o->phases || o->nsizes == 1);
   int status = 0;
   if (o->json_path && sim_report_json(o->json_path, &run, &r) != 0) {
     fprintf(stderr, "simallreduce: cannot write %s\n", o->json_path);

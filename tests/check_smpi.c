@@ -111,6 +111,18 @@ START_TEST(sparse_ordering_of_fig7)
 }
 END_TEST
 
+/* The mission's own command line: one result with its four phases. */
+START_TEST(mission_command_line)
+{
+  cli_result r = cli_run("--platform tencent16.xml --algo hitopk", 0);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  const char *four[] = {"intra-rs", "mstopk", "inter-ag", "intra-ag", "hitopk", "104857600"};
+  for (int i = 0; i < 6; i++)
+    ck_assert_msg(strstr(r.out, four[i]) != NULL, "no '%s' in: %s", four[i], r.out);
+  cli_result_free(&r);
+}
+END_TEST
+
 START_TEST(ring_channels_verify)
 {
   cli_result r = cli_run("--platform dgx1 --algo ring --channels 4 --sizes 4:4K:3 --verify", 1);
@@ -283,7 +295,8 @@ int main(void)
   tcase_add_test(tc, sparse_at_density_1_is_dense);
   suite_add_tcase(s, tc);
   CHECK_CASE(s, "acceptance", 300, acceptance_15_ranks_1M_and_40_bytes, acceptance_ring_64M_on_tencent16,
-             dense_algorithms_rank_sensibly_on_tencent16, channels_use_the_nvlinks_of_a_dgx1, sparse_ordering_of_fig7);
+             dense_algorithms_rank_sensibly_on_tencent16, channels_use_the_nvlinks_of_a_dgx1, sparse_ordering_of_fig7,
+             mission_command_line);
   CHECK_CASE(s, "errors", 300, bad_input_exits_2_with_one_line, failed_simulation_exits_1_with_simulator_lines);
   CHECK_CASE(s, "output", 300, same_inputs_same_times, csv_and_listings);
   return check_run(s);
