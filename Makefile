@@ -28,6 +28,12 @@ B := build
 
 SIM_SRC    := $(wildcard sim/*.c)
 SIM_OBJ    := $(SIM_SRC:sim/%.c=$(B)/sim/%.o)
+# ---- Cost models (models/, pure C over GSL): the driver calls them, so whatever links the
+# driver's objects links them too. models/fit.c is calibration's and linked on its own.
+MODEL_SRC  := $(filter-out models/fit.c,$(wildcard models/*.c))
+MODEL_OBJ  := $(MODEL_SRC:models/%.c=$(B)/models/%.o)
+SIM_OBJ    += $(MODEL_OBJ)
+# ---- end of cost models
 ALGO_SRC   := $(wildcard algos/*.c)
 ALGO_SMPI  := $(ALGO_SRC:algos/%.c=$(B)/smpi/%.o)
 ALGO_MPI   := $(ALGO_SRC:algos/%.c=$(B)/mpi/%.o)
@@ -64,7 +70,7 @@ check: deps
 
 test: check
 
-bin/simallreduce: $(SIM_OBJ) $(B)/pure/ar_dtype.o | bin
+bin/simallreduce: $(SIM_OBJ) $(B)/pure/ar_dtype.o $(B)/pure/tree_shape.o $(B)/pure/topk_select.o | bin
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 bin/ar_runner: $(ALGO_SMPI) | bin

@@ -48,21 +48,32 @@ char *sim_platform_resolve(const char *arg, const char *dir, char *err, size_t e
 }
 
 /* In the child: list every host as "@host<TAB>name<TAB>node" on fd 1, SimGrid's own
- * messages going to the same pipe. */
-static void list_hosts(const char *path)
+ * messages going to the same pipe; with SIM_LOAD_NET, then probe the network (its settings
+ * reach the parent as SimGrid's "Configuration change" lines, hence the info level). */
+static void list_hosts(const char *path, int flags)
 {
-  char prog[] = "simallreduce", quiet[] = "--log=xbt_cfg.thres:warning";
-  char *argv[] = {prog, quiet, NULL};
+  char prog[] = "simallreduce", quiet[] = "--log=xbt_cfg.thres:warning", info[] = "--log=xbt_cfg.thres:info";
+  char *argv[] = {prog, flags & SIM_LOAD_NET ? info : quiet, NULL};
   int argc = 2;
   simgrid_init(&argc, argv);
   simgrid_load_platform(path);
   sg_host_t *hosts = sg_host_list();
-  for (size_t i = 0; i < sg_host_count(); i++) {
+  size_t n = sg_host_count();
+  sim_host *mine = flags & SIM_LOAD_NET ? calloc(n ? n : 1, sizeof *mine) : NULL;
+  for (size_t i = 0; i < n; i++) {
     const char *node = sg_host_get_property_value(hosts[i], "node");
     printf("@host\t%s\t%s\n", sg_host_get_name(hosts[i]), node ? node : "");
+    if (mine) {
+      mine[i].name = strdup(sg_host_get_name(hosts[i]));
+      mine[i].node = node ? atoi(node) : -1;
+    }
   }
   fflush(stdout);
   free(hosts);
+  sim_platform pf = {.path = (char *)path};
+  char err[256];
+  if (mine && sim_platform_group(&pf, mine, (int)n, err, sizeof err) == 0)
+    sim_platform_probe(&pf);
 }
 
 static char *read_all(int fd)
@@ -140,6 +151,11 @@ static int parse_hosts(const char *out, sim_platform *pf, char *err, size_t errl
 
 int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errlen)
 {
+  return sim_platform_load_ex(path, 0, pf, err, errlen);
+}
+
+int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *err, size_t errlen)
+{
   memset(pf, 0, sizeof *pf);
   pf->path = strdup(path);
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -157,7 +173,7 @@ int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errl
     close(fds[0]);
     dup2(fds[1], 1);
     dup2(fds[1], 2);
-    list_hosts(path);
+    list_hosts(path, flags);
     _exit(0);
   }
   close(fds[1]);
@@ -177,6 +193,9 @@ int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errl
   } else {
     rc = parse_hosts(out, pf, err, errlen);
   }
+  /* a platform the models cannot read still simulates: say why, do not fail */
+  if (rc == 0 && (flags & SIM_LOAD_NET))
+    pf->has_net = sim_platform_net_parse(out, pf, pf->net_err, sizeof pf->net_err) == 0;
   free(out);
   return rc;
 }

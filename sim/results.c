@@ -2,6 +2,7 @@
 #include "results.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +27,36 @@ static void str(const cJSON *o, const char *key, char *dst, size_t len, int *ok)
   snprintf(dst, len, "%s", v->valuestring);
 }
 
+void sim_point_no_model(sim_point *p)
+{
+  p->model_s = p->nccl_ring_s = p->nccl_tree_s = NAN;
+  p->model_nphases = 0;
+  p->nccl_ring_proto = p->nccl_tree_proto = -1;
+}
+
+int sim_results_append(sim_results *a, sim_results *b)
+{
+  if (!a->points) { /* the first part also brings the run's header fields */
+    *a = *b;
+    b->points = NULL;
+    b->npoints = 0;
+    return 0;
+  }
+  sim_point *pts = realloc(a->points, sizeof *pts * (size_t)(a->npoints + b->npoints + 1));
+  if (!pts)
+    return -1;
+  memcpy(pts + a->npoints, b->points, sizeof *pts * (size_t)b->npoints);
+  a->points = pts;
+  a->npoints += b->npoints;
+  sim_results_free(b);
+  return 0;
+}
+
 static int read_point(const cJSON *o, sim_point *p)
 {
   int ok = cJSON_IsObject(o);
+  p->simulated = 1;
+  sim_point_no_model(p);
   str(o, "algo", p->algo, sizeof p->algo, &ok);
   str(o, "dtype", p->dtype, sizeof p->dtype, &ok);
   p->bytes = (uint64_t)num(o, "bytes", &ok);
