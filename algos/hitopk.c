@@ -16,8 +16,10 @@
  *   eq. 10, all m*k~ indices distinct, or k~ (1 + (m-1)(1-F)) with --overlap F.
  * Restrictions: p a multiple of R = --ranks-per-node; nodes alike.
  * Cost [Shi21, eqs. 7-10]: (n-1) alpha_intra + (n-1)/n d s beta_intra + (n-1)/n d gamma
- *   + t_mstopk(d/n) + 2 [(m-1) alpha_inter + (m-1) k~ (s_v + s_i) n beta_inter]
- *   + t_scatter(m k~) + 3 (n-1) alpha_intra + (n-1) u (s_v + s_i) beta_intra + t_scatter(n u)
+ *   + t_mstopk(d/n) + 2 (m-1) alpha_inter + (m-1) k~ (s_v + s_i) n beta_inter
+ *   + t_zero(d/n) + t_scatter(m k~) + 3 (n-1) alpha_intra + (n-1) u (s_v + s_i) beta_intra
+ *   + t_zero(d) + n t_scatter(u) (two allgathers of m-1 steps, values then indices; the
+ *   union zeroes and rereads its shard; the result is zeroed before the n unions are added)
  *   (s: element bytes, s_v + s_i: bytes of a pair, u = m k~ at worst; the inter-node rings
  *   of a node share its NIC, hence n beta_inter).
  *

@@ -7,8 +7,10 @@
  *   result is zeroed and the p*k pairs added into it. The result is the sum over ranks of
  *   each rank's top-k: not the dense sum.
  * Restrictions: none; any p; k = round(rho*count), at least 1 (count = 0 returns).
- * Cost: t_select + 2 [(p-1) alpha + (p-1) k (s_v + s_i) beta] + t_zero + t_scatter(p k)
- *   (s_v, s_i: bytes of a value and an index; [Shi21] eq. 3 writes the allgather as
+ * Cost: t_select + 2 (p-1) alpha + (p-1) k (s_v + s_i) beta + k (s_v + s_i) c + t_zero
+ *   + t_scatter(p k) (two ring allgathers of p-1 steps, k values then k indices, after the
+ *   rank's own pairs are copied into place at c seconds per byte;
+ *   s_v, s_i: bytes of a value and an index; [Shi21] eq. 3 writes the allgather as
  *   alpha log p + 4 (p-1) beta k for fp32, with a logarithmic allgather; NCCL's, used by
  *   NaiveAG, is the ring).
  *
