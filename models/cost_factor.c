@@ -63,7 +63,7 @@ int cost_piecewise_parse(const char *s, int nvalues, double dflt, cost_piecewise
 
 double cost_piecewise_at(const cost_piecewise *pw, double size)
 {
-  if (pw->n == 0 || size <= pw->thresh[0])
+  if (pw->n == 0)
     return pw->dflt;
   int k = 0;
   while (k + 1 < pw->n && size > pw->thresh[k + 1])

@@ -27,16 +27,31 @@ static void print_params(FILE *f, const sim_model *m)
           m->bw_factor, m->recv_overhead);
 }
 
+/* Lines of NCCL's reference at most: a long sweep keeps it in --json and --csv only. */
+#define NCCL_MAX_LINES 16
+
+static int first_of_size(const sim_results *r, int i)
+{
+  for (int j = 0; j < i; j++)
+    if (r->points[j].bytes == r->points[i].bytes)
+      return 0;
+  return !isnan(r->points[i].nccl_ring_s) || !isnan(r->points[i].nccl_tree_s);
+}
+
 /* NCCL's predictions depend on the size only: one line per size. */
 static void print_nccl(FILE *f, const sim_results *r)
 {
-  int header = 0;
+  int header = 0, sizes = 0;
+  for (int i = 0; i < r->npoints; i++)
+    sizes += first_of_size(r, i);
+  if (sizes > NCCL_MAX_LINES) {
+    fprintf(f, "# NCCL %s's own tuning model for the same ranks: in --json and --csv (%d sizes)\n", COST_NCCL_VERSION,
+            sizes);
+    return;
+  }
   for (int i = 0; i < r->npoints; i++) {
     const sim_point *p = &r->points[i];
-    int seen = 0;
-    for (int j = 0; j < i && !seen; j++)
-      seen = r->points[j].bytes == p->bytes;
-    if (seen || (isnan(p->nccl_ring_s) && isnan(p->nccl_tree_s)))
+    if (!first_of_size(r, i))
       continue;
     if (!header++)
       fprintf(f, "# NCCL %s's own tuning model for the same ranks (reference, any algorithm):\n# %12s %14s %7s %14s %7s\n",

@@ -234,9 +234,10 @@ START_TEST(smpi_settings_follow_simgrid)
 {
   cost_piecewise pw;
   ck_assert_int_eq(cost_piecewise_parse("1000:2;0:1", 1, 1, &pw), 0);
-  ck_assert(cost_piecewise_at(&pw, 0) == 1);    /* at or below the first threshold: default */
   ck_assert(cost_piecewise_at(&pw, 1000) == 1); /* a piece holds above its threshold */
   ck_assert(cost_piecewise_at(&pw, 1001) == 2);
+  ck_assert_int_eq(cost_piecewise_parse("4:2;100:3", 1, 1, &pw), 0);
+  ck_assert(cost_piecewise_at(&pw, 0) == 2); /* the first piece also below its threshold */
   ck_assert_int_eq(cost_piecewise_parse("0:1e-6:2e-9", 2, 0, &pw), 0);
   ck_assert_double_eq_tol(cost_piecewise_at(&pw, 1000), 1e-6 + 2e-6, 1e-15);
   ck_assert_int_eq(cost_piecewise_parse("0.97", 1, 1, &pw), 0);
