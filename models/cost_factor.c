@@ -14,11 +14,12 @@ static int by_thresh(const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
-int cost_piecewise_parse(const char *s, int nvalues, double dflt, cost_piecewise *pw)
+int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw)
 {
   memset(pw, 0, sizeof *pw);
-  pw->dflt = dflt;
-  pw->nvalues = nvalues;
+  pw->kind = kind;
+  pw->dflt = kind == COST_FACTOR ? 1 : 0;
+  int nvalues = kind == COST_FACTOR ? 1 : 2;
   char *end;
   if (!strpbrk(s, ":;")) { /* one number: SimGrid takes it as the default everywhere */
     double v = strtod(s, &end);
@@ -66,7 +67,7 @@ double cost_piecewise_at(const cost_piecewise *pw, double size)
   if (pw->n == 0)
     return pw->dflt;
   int k = 0;
-  while (k + 1 < pw->n && size > pw->thresh[k + 1])
+  while (k + 1 < pw->n && (pw->kind == COST_FACTOR ? size >= pw->thresh[k + 1] : size > pw->thresh[k + 1]))
     k++;
   return pw->a[k] + pw->b[k] * size;
 }
@@ -78,7 +79,7 @@ void cost_piecewise_format(const cost_piecewise *pw, char *buf, int len)
   if (pw->n == 0)
     snprintf(buf, (size_t)len, "%.9g", pw->dflt);
   for (int k = 0; k < pw->n && at < len; k++) {
-    int w = pw->nvalues > 1 ? snprintf(buf + at, (size_t)(len - at), "%s%.0f:%.9g:%.9g", k ? ";" : "", pw->thresh[k],
+    int w = pw->kind == COST_OVERHEAD ? snprintf(buf + at, (size_t)(len - at), "%s%.0f:%.9g:%.9g", k ? ";" : "", pw->thresh[k],
                                      pw->a[k], pw->b[k])
                           : snprintf(buf + at, (size_t)(len - at), "%s%.0f:%.9g", k ? ";" : "", pw->thresh[k], pw->a[k]);
     at += w > 0 ? w : 0;

@@ -24,12 +24,12 @@ static const char *cfg_value(const sim_opts *o, const char *key)
 static int apply_cfg(const sim_opts *o, const sim_platform *pf, cost_net *net, char *why, size_t len)
 {
   const char *v;
-  if ((v = cfg_value(o, "smpi/lat-factor")) && cost_piecewise_parse(v, 1, 1, &net->lat_factor))
+  if ((v = cfg_value(o, "smpi/lat-factor")) && cost_piecewise_parse(v, COST_FACTOR, &net->lat_factor))
     return snprintf(why, len, "cannot read --cfg smpi/lat-factor:%s", v), -1;
-  if ((v = cfg_value(o, "smpi/bw-factor")) && cost_piecewise_parse(v, 1, 1, &net->bw_factor))
+  if ((v = cfg_value(o, "smpi/bw-factor")) && cost_piecewise_parse(v, COST_FACTOR, &net->bw_factor))
     return snprintf(why, len, "cannot read --cfg smpi/bw-factor:%s", v), -1;
   /* a host's own smpi/or property wins over the global setting */
-  if (!pf->host_or && (v = cfg_value(o, "smpi/or")) && cost_piecewise_parse(v, 2, 0, &net->recv_overhead))
+  if (!pf->host_or && (v = cfg_value(o, "smpi/or")) && cost_piecewise_parse(v, COST_OVERHEAD, &net->recv_overhead))
     return snprintf(why, len, "cannot read --cfg smpi/or:%s", v), -1;
   if ((v = cfg_value(o, "network/TCP-gamma")))
     net->tcp_gamma = strtod(v, NULL);

@@ -78,7 +78,7 @@ static void parse_prop(cost_net *net, const char *key, const char *value)
     if (strcmp(key, num[i].key) == 0)
       *(double *)((char *)net + num[i].off) = strtod(value, NULL);
   if (strcmp(key, "smpi/or") == 0)
-    cost_piecewise_parse(value, 2, 0, &net->recv_overhead);
+    cost_piecewise_parse(value, COST_OVERHEAD, &net->recv_overhead);
 }
 
 static void parse_cfg(cost_net *net, const char *key, const char *value)
@@ -104,8 +104,8 @@ int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t 
   pf->cfg_bw_factor = config_change(out, "smpi/bw-factor");
   int rc = net->links ? 0 : -1;
   if (rc == 0)
-    rc = cost_piecewise_parse(pf->cfg_lat_factor ? pf->cfg_lat_factor : SMPI_DEFAULT_LAT_FACTOR, 1, 1, &net->lat_factor) ||
-                 cost_piecewise_parse(pf->cfg_bw_factor ? pf->cfg_bw_factor : SMPI_DEFAULT_BW_FACTOR, 1, 1, &net->bw_factor)
+    rc = cost_piecewise_parse(pf->cfg_lat_factor ? pf->cfg_lat_factor : SMPI_DEFAULT_LAT_FACTOR, COST_FACTOR, &net->lat_factor) ||
+                 cost_piecewise_parse(pf->cfg_bw_factor ? pf->cfg_bw_factor : SMPI_DEFAULT_BW_FACTOR, COST_FACTOR, &net->bw_factor)
              ? -2
              : 0;
   int routes = 0;
