@@ -137,10 +137,13 @@ double cost_hop_time(const cost_ctx *c, cost_hop h, double bytes)
 {
   const cost_net *net = c->net;
   double t = h.lat * cost_piecewise_at(&net->lat_factor, bytes) + bytes * h.kappa / cost_piecewise_at(&net->bw_factor, bytes);
-  /* SMPI charges the receive overhead on messages sent eagerly */
-  if (bytes < net->detached_thresh)
-    t += cost_piecewise_at(&net->recv_overhead, bytes);
-  return t;
+  return t + cost_recv_overhead(c, bytes);
+}
+
+double cost_recv_overhead(const cost_ctx *c, double bytes)
+{
+  /* SMPI charges it on messages sent eagerly only */
+  return bytes < c->net->detached_thresh ? cost_piecewise_at(&c->net->recv_overhead, bytes) : 0;
 }
 
 double cost_hops_time(const cost_ctx *c, const cost_hops *s, double bytes)

@@ -69,6 +69,9 @@ void cost_hops_add(cost_hops *s, cost_hop h);
 /* Time of one message of `bytes` over a hop, and the slowest of a step's hops, with SMPI's
  * latency and bandwidth factors and receive overhead for that size. */
 double cost_hop_time(const cost_ctx *c, cost_hop h, double bytes);
+/* The receive overhead SMPI charges a rank for each message of `bytes` it receives eagerly
+ * (included once in a hop's time; a rank receiving several pays it for each in turn). */
+double cost_recv_overhead(const cost_ctx *c, double bytes);
 double cost_hops_time(const cost_ctx *c, const cost_hops *s, double bytes);
 
 /* Device work the runner charges: one sum of `elems` elements, one copy. */

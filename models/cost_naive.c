@@ -50,12 +50,14 @@ int cost_naive(cost_ctx *c, uint64_t count, cost_result *r)
   if (rc)
     return rc;
   /* On rank 0's clock: rank i starts skew[i] late, so its message is in at skew[i] plus its
-   * hop; the sums start when the last one is. */
-  double bytes = (double)count * c->shape.elem, in = 0, alone = 0;
+   * hop; the sums start when the last one is in. */
+  /* Rank 0 waits for its receives in rank order, paying each one's receive overhead after
+   * it arrives. */
+  double bytes = (double)count * c->shape.elem, in = 0, alone = 0, o = cost_recv_overhead(c, bytes);
   for (int i = 1; i < c->p; i++) {
-    double t = cost_hop_time(c, h->gather[i - 1], bytes);
-    in = c->skew[i] + t > in ? c->skew[i] + t : in;
-    alone = t > alone ? t : alone;
+    double t = cost_hop_time(c, h->gather[i - 1], bytes) - o;
+    in = (c->skew[i] + t > in ? c->skew[i] + t : in) + o;
+    alone = (t > alone ? t : alone) + o;
   }
   double work = cost_copy_time(c, count) + (c->p - 1) * cost_sum_time(c, count), gathered = in + work;
   /* Rank i's clock reads its result's arrival minus its own late start. Sent eagerly, the

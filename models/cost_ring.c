@@ -32,7 +32,9 @@ int cost_ring(cost_ctx *c, uint64_t count, cost_result *r)
     return rc;
   int p = c->p, C = c->shape.channels;
   uint64_t chunk = cost_ceil_div(cost_ceil_div(count, (uint64_t)C), (uint64_t)p);
-  double hop = cost_hops_time(c, h, (double)(chunk * (uint64_t)c->shape.elem));
+  /* a rank receives C messages a step, each with its receive overhead */
+  double bytes = (double)(chunk * (uint64_t)c->shape.elem);
+  double hop = cost_hops_time(c, h, bytes) + (C - 1) * cost_recv_overhead(c, bytes);
   cost_result_phase(r, "reduce-scatter", (p - 1) * (hop + C * cost_sum_time(c, chunk)));
   cost_result_phase(r, "allgather", (p - 1) * hop);
   cost_result_skew(r, 0, c->skew_max);

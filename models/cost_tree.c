@@ -17,7 +17,7 @@
 #include "cost_ctx.h"
 
 typedef struct {
-  int *parent, *nchild;
+  int *parent, *nchild, *child; /* child[3 r + i]: r's children */
   int *by_height, *by_depth; /* ranks, leaves first / root first */
   cost_hop *fill_up, *fill_down; /* [r]: the edge between r and its parent, in its wave */
   cost_hops steady_up, steady_down;
@@ -35,6 +35,7 @@ static void tree_cache_free(void *x)
     tree_part *q = &t->part[i];
     free(q->parent);
     free(q->nchild);
+    free(q->child);
     free(q->by_height);
     free(q->by_depth);
     free(q->fill_up);
@@ -60,11 +61,12 @@ static int build_part(const cost_ctx *c, int which, tree_part *q, int *height, i
   ar_tree_node *inter = malloc(sizeof *inter * (size_t)nodes), *all = malloc(sizeof *all * (size_t)p);
   q->parent = malloc(sizeof(int) * (size_t)p);
   q->nchild = malloc(sizeof(int) * (size_t)p);
+  q->child = malloc(sizeof(int) * 3 * (size_t)p);
   q->by_height = malloc(sizeof(int) * (size_t)p);
   q->by_depth = malloc(sizeof(int) * (size_t)p);
   q->fill_up = calloc((size_t)p, sizeof(cost_hop));
   q->fill_down = calloc((size_t)p, sizeof(cost_hop));
-  int rc = inter && all && q->parent && q->nchild && q->by_height && q->by_depth && q->fill_up && q->fill_down
+  int rc = inter && all && q->parent && q->nchild && q->child && q->by_height && q->by_depth && q->fill_up && q->fill_down
                ? 0
                : COST_ENOMEM;
   for (int n = 0; n < nodes && rc == 0; n++)
@@ -73,6 +75,8 @@ static int build_part(const cost_ctx *c, int which, tree_part *q, int *height, i
     ar_shape_chain(nodes, rpn, which, inter, r, &all[r]);
     q->parent[r] = all[r].parent;
     q->nchild[r] = all[r].nchild;
+    for (int i = 0; i < all[r].nchild; i++)
+      q->child[3 * r + i] = all[r].child[i];
     height[r] = depth[r] = -1;
     q->by_height[r] = q->by_depth[r] = r;
   }
@@ -168,89 +172,106 @@ static int tree_cache_of(cost_ctx *c, int nparts, int slot, tree_cache **out)
   return cost_cache_keep(c, slot, t, tree_cache_free, rc, (void **)out);
 }
 
-/* The first segment's wave time: reduce (up) or bcast. */
-static double fill(const cost_ctx *c, const tree_part *q, int up, double bytes, double sum, double *at)
+/* The first segment's reduce, on rank 0's clock: rank r starts at start[r] (the runner's
+ * skew, or 0), a message leaves once its sender has it and its receiver has posted the
+ * receive (at its start), the children's messages are taken in arrival order, each paying
+ * its receive overhead in turn, then summed. at[r] ends as the time rank r has its sum;
+ * returns the root's. */
+static double fill_up(const cost_ctx *c, const tree_part *q, double bytes, double sum, const double *start, double *at)
 {
-  int p = c->p;
-  double end = 0;
-  if (up) {
-    for (int i = 0; i < p; i++)
-      at[i] = 0;
-    for (int i = 0; i < p; i++) { /* leaves first: a rank is done once its children are */
-      int r = q->by_height[i];
-      at[r] += q->nchild[r] * sum;
-      if (q->parent[r] >= 0) {
-        double t = at[r] + cost_hop_time(c, q->fill_up[r], bytes);
-        at[q->parent[r]] = t > at[q->parent[r]] ? t : at[q->parent[r]];
-      } else {
-        end = at[r] > end ? at[r] : end;
+  double end = 0, o = cost_recv_overhead(c, bytes);
+  for (int i = 0; i < c->p; i++) { /* leaves first: a rank is done once its children are */
+    int r = q->by_height[i], n = q->nchild[r];
+    double arr[3], t = start[r];
+    for (int k = 0; k < n; k++) {
+      int ch = q->child[3 * r + k];
+      arr[k] = fmax(at[ch], start[r]) + cost_hop_time(c, q->fill_up[ch], bytes) - o;
+      for (int m = k; m > 0 && arr[m] < arr[m - 1]; m--) {
+        double x = arr[m];
+        arr[m] = arr[m - 1];
+        arr[m - 1] = x;
       }
     }
-    return end;
-  }
-  for (int i = 0; i < p; i++) { /* root first */
-    int r = q->by_depth[i];
-    at[r] = q->parent[r] < 0 ? 0 : at[q->parent[r]] + cost_hop_time(c, q->fill_down[r], bytes);
-    end = at[r] > end ? at[r] : end;
+    for (int k = 0; k < n; k++)
+      t = fmax(arr[k], t) + o;
+    at[r] = t + n * sum;
+    if (q->parent[r] < 0)
+      end = at[r];
   }
   return end;
 }
 
+/* The first segment's broadcast from the root (time 0): at[r] its arrival at r; returns
+ * the last arrival. */
+static double fill_down(const cost_ctx *c, const tree_part *q, double bytes, double *at)
+{
+  double end = 0;
+  for (int i = 0; i < c->p; i++) { /* root first */
+    int r = q->by_depth[i];
+    at[r] = q->parent[r] < 0 ? 0 : at[q->parent[r]] + cost_hop_time(c, q->fill_down[r], bytes);
+    end = fmax(end, at[r]);
+  }
+  return end;
+}
+
+/* The S - 1 segments after the first at the steady segment time of a direction, the last
+ * one possibly shorter; a reducing rank also sums `most` children's segments. */
+static double steady(const cost_ctx *c, const cost_hops *h, uint64_t nseg, uint64_t seg, uint64_t last, int most)
+{
+  double x = 0, es = c->shape.elem;
+  for (int lastone = 0; nseg > 1 && lastone < 2; lastone++) {
+    uint64_t n = lastone ? last : seg;
+    double hop = cost_hops_time(c, h, (double)n * es), work = most * cost_sum_time(c, n);
+    x += (double)(lastone ? 1 : nseg - 2) * fmax(hop, work);
+  }
+  return x;
+}
+
+/* Per part: reduce (its root's time, from every rank's own start) then broadcast; a rank
+ * is done when the last segment of every part has reached it, and the runner reads each
+ * rank's clock from its own start. The reduce phase is the roots' view, the broadcast the
+ * rest of the slowest clock. */
 static int trees(cost_ctx *c, uint64_t count, int nparts, int slot, cost_result *r)
 {
   tree_cache *t;
   int rc = tree_cache_of(c, nparts, slot, &t), p = c->p;
-  /* per part, each rank's arrival time in the broadcast wave; then scratch for the reduce */
-  double *at = rc ? NULL : malloc(sizeof(double) * (size_t)p * 3);
+  double *at = rc ? NULL : malloc(sizeof(double) * (size_t)p * 4);
   if (!at)
     return rc ? rc : COST_ENOMEM;
+  double *zero = at + p, *done = at + 2 * p, *wave = at + 3 * p;
   uint64_t es = (uint64_t)c->shape.elem, seg = c->shape.segment_bytes / es;
   seg = seg ? seg : 1;
-  double phase[2] = {0, 0}, fill_b[2] = {0, 0}, end_b[2] = {0, 0};
-  int used[2] = {0, 0};
+  double reduce = 0, alone[2] = {0, 0};
+  for (int k = 0; k < p; k++)
+    zero[k] = done[k] = 0;
   for (int i = 0; i < nparts; i++) {
     uint64_t len = nparts == 1 ? count : i == 0 ? count - count / 2 : count / 2;
     if (len == 0)
       continue;
-    used[i] = 1;
     const tree_part *q = &t->part[i];
     uint64_t nseg = cost_ceil_div(len, seg), first = len < seg ? len : seg, last = len - (nseg - 1) * seg;
-    int most = 0;
-    for (int k = 0; k < p; k++)
+    int most = 0, root = 0;
+    for (int k = 0; k < p; k++) {
       most = q->nchild[k] > most ? q->nchild[k] : most;
-    for (int up = 0; up < 2; up++) {
-      double sum = up ? cost_sum_time(c, first) : 0;
-      double x = fill(c, q, up, (double)(first * es), sum, up ? at + 2 * p : at + i * p);
-      if (!up)
-        fill_b[i] = x;
-      if (nseg > 1) { /* the steady segments, the last one possibly shorter */
-        const cost_hops *steady = up ? &q->steady_up : &q->steady_down;
-        for (int lastone = 0; lastone < 2; lastone++) {
-          uint64_t n = lastone ? last : seg;
-          double hop = cost_hops_time(c, steady, (double)(n * es)), work = up ? most * cost_sum_time(c, n) : 0;
-          x += (double)(lastone ? 1 : nseg - 2) * (hop > work ? hop : work);
-        }
-      }
-      if (!up)
-        end_b[i] = x;
-      phase[!up] = x > phase[!up] ? x : phase[!up];
+      root = q->parent[k] < 0 ? k : root;
     }
+    double sum = cost_sum_time(c, first), bytes = (double)(first * es);
+    double up = steady(c, &q->steady_up, nseg, seg, last, most);
+    double reduced = fill_up(c, q, bytes, sum, c->skew, at) + up;
+    double fb = fill_down(c, q, bytes, wave), down = steady(c, &q->steady_down, nseg, seg, last, 0);
+    reduce = fmax(reduce, reduced - c->skew[root]);
+    alone[0] = fmax(alone[0], fill_up(c, q, bytes, sum, zero, at) + up);
+    alone[1] = fmax(alone[1], fb + down);
+    for (int k = 0; k < p; k++) /* the last segment reaches k as much before the last rank as the first does */
+      done[k] = fmax(done[k], reduced + fb + down - (fb - wave[k]));
   }
-  /* The ranks wait for the last to start, then each finishes when the broadcast reaches it
-   * (as much earlier than the last rank as its wave arrives earlier) and reads its clock from
-   * its own late start: the skew shows as far as the last ranks to finish started early. */
-  double skew = 0;
-  for (int k = 0; k < p; k++) {
-    double done = 0;
-    for (int i = 0; i < nparts; i++)
-      if (used[i])
-        done = fmax(done, end_b[i] - (fill_b[i] - at[i * p + k]));
-    skew = fmax(skew, c->skew_max + done - phase[1] - c->skew[k]);
-  }
+  double total = 0;
+  for (int k = 0; k < p; k++)
+    total = fmax(total, done[k] - c->skew[k]);
   free(at);
-  cost_result_phase(r, "reduce", phase[0]);
-  cost_result_phase(r, "bcast", phase[1]);
-  cost_result_skew(r, -1, skew);
+  cost_result_phase(r, "reduce", reduce);
+  cost_result_phase(r, "bcast", total - reduce);
+  r->skew_s = total - alone[0] - alone[1];
   return 0;
 }
 

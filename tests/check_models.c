@@ -144,9 +144,9 @@ START_TEST(trees_pipeline_their_segments)
   const double tr[] = {hop + sum + 3 * hop, 4 * hop + 10};
   expect(c, "tree", 4194304, tr[0] + tr[1], tr, 2);
   /* twotree: each tree 2e6 bytes, a 1 MiB segment then 951424 bytes, on opposite link
-   * directions (no sharing) */
+   * directions (no sharing); rank 0, the root of tree 1, sees the skew in its reduce */
   double last = 10 + 95.1424;
-  const double tw[] = {hop + sum + last, hop + last + 10};
+  const double tw[] = {hop + sum + last + 10, hop + last};
   expect(c, "twotree", 4000000, tw[0] + tw[1], tw, 2);
   cost_ctx_free(c);
 }

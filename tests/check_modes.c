@@ -65,6 +65,45 @@ START_TEST(models_follow_the_simulation_elsewhere)
 }
 END_TEST
 
+/* tencent16 with SMPI settings of its own: factors switching at 4096 bytes, SimGrid's cross
+ * traffic on, a receive overhead on every host; written to path. */
+static void settings_platform(const char *path)
+{
+  FILE *in = fopen("platforms/tencent16.xml", "r"), *out = fopen(path, "w");
+  ck_assert(in && out);
+  char line[4096];
+  while (fgets(line, sizeof line, in)) {
+    char *at;
+    if (strstr(line, "smpi/lat-factor"))
+      fputs("    <prop id=\"smpi/lat-factor\" value=\"0:1.5;4096:3\"/>\n", out);
+    else if (strstr(line, "smpi/bw-factor"))
+      fputs("    <prop id=\"smpi/bw-factor\" value=\"0:0.8;4096:0.5\"/>\n", out);
+    else if (strstr(line, "network/crosstraffic"))
+      continue;
+    else if ((at = strstr(line, "<prop id=\"node\"")) != NULL) {
+      fwrite(line, 1, (size_t)(at - line), out);
+      fprintf(out, "<prop id=\"smpi/or\" value=\"0:1e-6:1e-10;1023:3e-6:0\"/>%s", at);
+    } else
+      fputs(line, out);
+  }
+  fclose(in);
+  fclose(out);
+}
+
+START_TEST(models_follow_smpi_settings)
+{
+  char path[] = "/tmp/check_modes.XXXXXX.xml", args[256];
+  int fd = mkstemps(path, 4);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  settings_platform(path);
+  snprintf(args, sizeof args, "--platform %s --nodes 4 --ranks-per-node 2 --algo ring,rhd,hier,naive,tree --sizes 512:1M:8",
+           path);
+  compare(args, 0.10, 0.05);
+  unlink(path);
+}
+END_TEST
+
 /* --mode model must not start the simulator: a stand-in smpirun first on PATH leaves a mark
  * when anything runs it. */
 START_TEST(model_mode_never_starts_smpi)
@@ -214,6 +253,6 @@ int main(void)
              best_is_the_fastest_dense_prediction_per_size, best_with_sparse_and_simulated,
              bad_input_exits_2_with_one_line);
   CHECK_CASE(s, "model vs simulation", 120, models_follow_the_simulation_on_tencent16,
-             models_follow_the_simulation_elsewhere);
+             models_follow_the_simulation_elsewhere, models_follow_smpi_settings);
   return check_run(s);
 }
