@@ -133,10 +133,15 @@ int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int 
   r->points = calloc((size_t)o->nalgos * (size_t)o->nsizes + 1, sizeof *r->points);
   if (!r->points)
     return -1;
-  for (int a = 0; a < o->nalgos; a++)
+  if (winner) { /* the choice per size, in size order */
     for (int i = 0; i < o->nsizes; i++)
-      if (!winner || winner[i] == a)
-        model_only_point(m, o, rpn, o->algos[a], o->sizes[i], &r->points[r->npoints++]);
+      if (winner[i] >= 0)
+        model_only_point(m, o, rpn, o->algos[winner[i]], o->sizes[i], &r->points[r->npoints++]);
+    return 0;
+  }
+  for (int a = 0; a < o->nalgos; a++) /* as the runner orders them: by algorithm, then size */
+    for (int i = 0; i < o->nsizes; i++)
+      model_only_point(m, o, rpn, o->algos[a], o->sizes[i], &r->points[r->npoints++]);
   return 0;
 }
 

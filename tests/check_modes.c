@@ -195,6 +195,7 @@ START_TEST(best_is_the_fastest_dense_prediction_per_size)
       ck_assert_msg(chosen <= model_time(&all, dense[a], bytes), "at %g: %s (%g) slower than %s (%g)", bytes,
                     str(p, "algo"), chosen, dense[a], model_time(&all, dense[a], bytes));
     ck_assert(strcmp(str(p, "algo"), "topk") && strcmp(str(p, "algo"), "hitopk"));
+    ck_assert(n == 0 || bytes > cli_num(cJSON_GetArrayItem(results, n - 1), "bytes")); /* size order */
     n++;
   }
   ck_assert_int_gt(n, 40);
