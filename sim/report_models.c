@@ -17,9 +17,11 @@ static void print_params(FILE *f, const sim_model *m)
   fprintf(f, "# model parameters (from the platform's routes):");
   if (!isnan(p->alpha_intra))
     fprintf(f, " intra-node %.2f us, %.2f GB/s;", p->alpha_intra * 1e6, 1e-9 / p->beta_intra);
-  if (!isnan(p->alpha_inter))
-    fprintf(f, " inter-node %.2f us, %.2f GB/s alone, %.3f GB/s each with %d ranks of a node sending (%d per link);",
+  if (!isnan(p->alpha_inter) && p->rpn > 1)
+    fprintf(f, " inter-node %.2f us, %.2f GB/s alone, %.3f GB/s each with the %d ranks of a node sending (%d per link);",
             p->alpha_inter * 1e6, 1e-9 / p->beta_inter, 1e-9 / p->beta_inter_shared, p->rpn, p->nic_share);
+  else if (!isnan(p->alpha_inter))
+    fprintf(f, " inter-node %.2f us, %.2f GB/s;", p->alpha_inter * 1e6, 1e-9 / p->beta_inter);
   if (p->gamma > 0)
     fprintf(f, " sums %.1f GB/s;", 1e-9 / p->gamma);
   fprintf(f, " start skew %.2f us\n", p->start_skew_s * 1e6);
