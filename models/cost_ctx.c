@@ -1,6 +1,5 @@
 /* cost_ctx.c: the model context (layout, link ownership, the runner's start skew), the
  * time of a hop and of device work, and the dispatch from algorithm names to models. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +48,6 @@ static int init_skew(cost_ctx *c)
   if (!c->skew)
     return COST_ENOMEM;
   c->skew_max = c->skew_node0 = 0;
-  c->skew_min = c->p > 1 ? INFINITY : 0;
   for (int i = 1; i < c->p; i++) {
     cost_path p;
     int rc = cost_path_of(c, 0, i, &p);
@@ -57,7 +55,6 @@ static int init_skew(cost_ctx *c)
       return rc;
     double s = c->skew[i] = cost_hop_time(c, (cost_hop){p.lat, 0}, 0);
     c->skew_max = s > c->skew_max ? s : c->skew_max;
-    c->skew_min = s < c->skew_min ? s : c->skew_min;
     if (i < c->shape.rpn)
       c->skew_node0 = s > c->skew_node0 ? s : c->skew_node0;
   }

@@ -45,7 +45,7 @@ struct cost_ctx {
   int relabel;    /* 1: routes of nodes 0..2 stand for every pair of nodes */
   int **up, **down, *nup, *ndown; /* relabel mode: [j * gpus + k] node-0 links of a route's two ends */
   double *load;   /* per key: messages on it in the step being evaluated */
-  double skew_max, skew_min; /* barrier release delays of ranks 1..p-1 after rank 0 */
+  double skew_max;           /* the largest barrier release delay after rank 0 */
   double skew_node0;         /* the largest of them among rank 0's own node */
   double *skew;              /* [i]: rank i's delay (skew[0] = 0) */
   void *cache[COST_NCACHE];
