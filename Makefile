@@ -3,6 +3,7 @@
 #   make run      install what is missing, build, simulate the main job
 #   make check    install what is missing, build, run every test
 #   make deps     install the Debian packages that are missing
+#   make plots    run the experiments whose results are missing, draw plots/out/*.png
 #   make calib    build bin/simcalib and its ping-pong programs (see the Calibration section)
 #   make cuda     build bin/simcalib_cuda with nvcc, where nvcc is installed
 
@@ -47,7 +48,7 @@ TEST_HELP  := $(B)/tests/cli_run.o
 HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 TARGETS    := bin/simallreduce bin/ar_runner $(if $(HAVE_MPICC),bin/ar_runner_mpi)
 
-.PHONY: all deps run check test clean
+.PHONY: all deps run check test clean experiments plots
 all: $(TARGETS)
 
 deps:
@@ -100,6 +101,15 @@ $(B)/tests/%.o: tests/%.c | $(B)/tests
 
 bin $(B)/sim $(B)/smpi $(B)/mpi $(B)/pure $(B)/tests:
 	mkdir -p $@
+
+# ---- Experiments and plots: experiments/defs/*.exp, run in parallel, drawn by gnuplot ----
+experiments: deps
+	$(MAKE) all
+	experiments/run.sh $(basename $(notdir $(wildcard experiments/defs/*.exp)))
+
+plots: deps
+	$(MAKE) all
+	plots/plot.sh
 
 clean:
 	rm -rf $(B) bin
