@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tmpdir.h"
+
 /* SimGrid settings every run needs:
  * - host compute is never measured (device work is charged explicitly, see algos/ar_compute.c);
  * - shared-malloc blocks of 64 MiB keep the number of mappings of SMPI_SHARED_MALLOC
@@ -61,6 +63,7 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   int status = -1;
   pid_t pid = ok ? fork() : -1;
   if (pid == 0) {
+    setpgid(0, 0); /* a group of its own, which an interrupted driver stops (tmpdir.c) */
     int fd = open(l->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -73,9 +76,13 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
     fprintf(stderr, "cannot run smpirun: %s\n", strerror(errno));
     _exit(127);
   }
-  if (pid > 0)
+  if (pid > 0) {
+    setpgid(pid, pid); /* whichever of parent and child gets here first */
+    sim_tmpdir_watch(pid);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
       ;
+    sim_tmpdir_watch(0);
+  }
   for (int i = 0; i < l->ncfg; i++)
     free(cfg[i]);
   free(cfg);

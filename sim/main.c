@@ -1,6 +1,7 @@
 /* main.c: simallreduce, the driver: options -> platform -> hostfile -> one SMPI run of the
  * runner for every point, and/or the cost models' predictions -> table, JSON, CSV. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,20 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
   return status;
 }
 
+/* An output file that cannot be written is a mistake in the command line: say so before
+ * simulating rather than after. */
+static int check_writable(const char *path, char *err, size_t errlen)
+{
+  FILE *f = path ? fopen(path, "a") : NULL;
+  if (!path || f) {
+    if (f)
+      fclose(f);
+    return 0;
+  }
+  snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+  return -1;
+}
+
 int main(int argc, char **argv)
 {
   char err[ERRLEN], bindir[4096], pdir[4200];
@@ -236,6 +251,10 @@ int main(int argc, char **argv)
   if (o.action == SIM_LIST_PLATFORMS)
     return list_platforms(pdir);
 
+  if (check_writable(o.json_path, err, sizeof err) != 0 || check_writable(o.csv_path, err, sizeof err) != 0) {
+    sim_cli_free(&o);
+    return bad_input(err);
+  }
   sim_platform pf;
   int status = 2, nodes = o.nodes, rpn = o.ranks_per_node;
   char *path = sim_platform_resolve(o.platform, pdir, err, sizeof err);

@@ -41,6 +41,14 @@ char *sim_platform_resolve(const char *arg, const char *dir, char *err, size_t e
 int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errlen);
 int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *err, size_t errlen);
 
+/* The host lines the loader's child prints ("@host<TAB>name<TAB>node"), grouped into pf
+ * (whose path names the file in messages). Returns 0, or -1 with err. */
+int sim_platform_parse_hosts(const char *out, sim_platform *pf, char *err, size_t errlen);
+
+/* SimGrid's first error line in the child's output, without its "[time] file:line:
+ * [category/ERROR] " prefix, or a generic reason. */
+void sim_platform_reason(const char *out, char *err, size_t errlen);
+
 /* In the loader's child, once the platform is loaded: prints the network's links, routes,
  * properties and settings for sim_platform_net_parse. */
 void sim_platform_probe(const sim_platform *grouped);

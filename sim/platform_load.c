@@ -101,54 +101,6 @@ static char *read_all(int fd)
   return NULL;
 }
 
-/* SimGrid's first error line, without its "[time] file:line: [category/ERROR] " prefix. */
-static void simgrid_reason(const char *out, char *err, size_t errlen)
-{
-  for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-    const char *eol = strchr(line, '\n'), *tag = strstr(line, "ERROR] ");
-    if (!tag || (eol && tag > eol))
-      tag = strstr(line, "CRITICAL] ");
-    if (tag && (!eol || tag < eol)) {
-      tag = strchr(tag, ' ') + 1;
-      int len = eol ? (int)(eol - tag) : (int)strlen(tag);
-      snprintf(err, errlen, "%.*s", len, tag);
-      return;
-    }
-  }
-  snprintf(err, errlen, "SimGrid could not load it");
-}
-
-static int parse_hosts(const char *out, sim_platform *pf, char *err, size_t errlen)
-{
-  int n = 0;
-  for (const char *c = strstr(out, "@host\t"); c; c = strstr(c + 1, "@host\t"))
-    n++;
-  sim_host *hosts = calloc((size_t)(n ? n : 1), sizeof *hosts);
-  if (!hosts) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
-  int i = 0;
-  for (const char *c = strstr(out, "@host\t"); c; c = strstr(c + 1, "@host\t"), i++) {
-    const char *name = c + 6, *tab = strchr(name, '\t'), *eol = tab ? strchr(tab, '\n') : NULL;
-    if (!tab || !eol)
-      break;
-    hosts[i].name = strndup(name, (size_t)(tab - name));
-    char *end;
-    long node = strtol(tab + 1, &end, 10);
-    if (end == tab + 1 || end != eol || node < 0 || node > 1 << 20) {
-      snprintf(err, errlen, "host %s in %s has no valid 'node' property (each GPU host needs <prop id=\"node\" value=\"i\"/>)",
-               hosts[i].name ? hosts[i].name : "?", pf->path);
-      for (int k = 0; k <= i; k++)
-        free(hosts[k].name);
-      free(hosts);
-      return -1;
-    }
-    hosts[i].node = (int)node;
-  }
-  return sim_platform_group(pf, hosts, i, err, errlen);
-}
-
 int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errlen)
 {
   return sim_platform_load_ex(path, 0, pf, err, errlen);
@@ -188,10 +140,10 @@ int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *er
     snprintf(err, errlen, "cannot load platform %s: %s", path, pid < 0 ? strerror(errno) : "out of memory");
   } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     char why[400];
-    simgrid_reason(out, why, sizeof why);
+    sim_platform_reason(out, why, sizeof why);
     snprintf(err, errlen, "malformed platform %s: %s", path, why);
   } else {
-    rc = parse_hosts(out, pf, err, errlen);
+    rc = sim_platform_parse_hosts(out, pf, err, errlen);
   }
   /* a platform the models cannot read still simulates: say why, do not fail */
   if (rc == 0 && (flags & SIM_LOAD_NET))

@@ -52,6 +52,18 @@ int sim_results_append(sim_results *a, sim_results *b)
   return 0;
 }
 
+/* A whole number in [0, hi] (a count, a size), or *ok cleared: the file is the runner's,
+ * but a double outside an integer's range must never be converted to one. */
+static double whole(const cJSON *o, const char *key, double hi, int *ok)
+{
+  double v = num(o, key, ok);
+  if (!(v >= 0 && v <= hi) || v != floor(v)) {
+    *ok = 0;
+    return 0;
+  }
+  return v;
+}
+
 static int read_point(const cJSON *o, sim_point *p)
 {
   int ok = cJSON_IsObject(o);
@@ -59,8 +71,8 @@ static int read_point(const cJSON *o, sim_point *p)
   sim_point_no_model(p);
   str(o, "algo", p->algo, sizeof p->algo, &ok);
   str(o, "dtype", p->dtype, sizeof p->dtype, &ok);
-  p->bytes = (uint64_t)num(o, "bytes", &ok);
-  p->count = (uint64_t)num(o, "count", &ok);
+  p->bytes = (uint64_t)whole(o, "bytes", 9007199254740992.0, &ok);
+  p->count = (uint64_t)whole(o, "count", 9007199254740992.0, &ok);
   p->time_s = num(o, "time_s", &ok);
   p->time_min_s = num(o, "time_min_s", &ok);
   p->time_max_s = num(o, "time_max_s", &ok);
@@ -70,7 +82,7 @@ static int read_point(const cJSON *o, sim_point *p)
   const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "k"), *rel = cJSON_GetObjectItemCaseSensitive(o, "sparse_rel_err");
   p->sparse = cJSON_IsNumber(k);
   if (p->sparse) {
-    p->k = (long long)k->valuedouble;
+    p->k = (long long)whole(o, "k", 9007199254740992.0, &ok);
     p->density = num(o, "density", &ok);
   }
   p->sparse_rel_err = cJSON_IsNumber(rel) ? rel->valuedouble : -1;
@@ -80,7 +92,7 @@ static int read_point(const cJSON *o, sim_point *p)
   const cJSON *ph = cJSON_GetObjectItemCaseSensitive(o, "phases"), *it;
   cJSON_ArrayForEach(it, ph)
   {
-    if (p->nphases == SIM_MAX_PHASES || !cJSON_IsNumber(it))
+    if (p->nphases == SIM_MAX_PHASES || !cJSON_IsNumber(it) || !it->string)
       break;
     snprintf(p->phase_name[p->nphases], sizeof p->phase_name[0], "%s", it->string);
     p->phase_s[p->nphases++] = it->valuedouble;
@@ -118,15 +130,22 @@ int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen)
     snprintf(err, errlen, "the simulation wrote no result file");
     return -1;
   }
-  cJSON *root = cJSON_Parse(text);
+  int rc = sim_results_parse(text, r, err, errlen);
   free(text);
+  return rc;
+}
+
+int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen)
+{
+  memset(r, 0, sizeof *r);
+  cJSON *root = cJSON_Parse(text);
   const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, "points"), *it;
   const cJSON *comp = cJSON_GetObjectItemCaseSensitive(root, "compute");
   int ok = cJSON_IsArray(pts) && cJSON_IsObject(comp);
   if (ok) {
     str(root, "mode", r->mode, sizeof r->mode, &ok);
-    r->ranks = (int)num(root, "ranks", &ok);
-    r->ranks_per_node = (int)num(root, "ranks_per_node", &ok);
+    r->ranks = (int)whole(root, "ranks", 1 << 24, &ok);
+    r->ranks_per_node = (int)whole(root, "ranks_per_node", 1 << 24, &ok);
     r->reduce_bw = num(comp, "reduce_bw", &ok);
     r->reduce_lat = num(comp, "reduce_lat", &ok);
     r->copy_bw = num(comp, "copy_bw", &ok);

@@ -48,6 +48,8 @@ int sim_results_append(sim_results *a, sim_results *b);
 
 /* Reads a runner result file. Returns 0, or -1 with err filled. */
 int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen);
+/* The same from the file's text. */
+int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen);
 void sim_results_free(sim_results *r);
 
 #endif

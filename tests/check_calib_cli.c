@@ -40,10 +40,8 @@ static cli_result simcalib(const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(args, sizeof args, fmt, ap);
   va_end(ap);
-  setenv("SIMALLREDUCE_BIN", "bin/simcalib", 1);
-  cli_result r = cli_run(args, 0);
-  unsetenv("SIMALLREDUCE_BIN");
-  return r;
+  const char *bin = getenv("SIMCALIB_BIN");
+  return cli_run_bin(bin ? bin : "bin/simcalib", args, 0);
 }
 
 static cJSON *load(const char *p)

@@ -14,6 +14,8 @@ typedef struct {
 /* Runs "bin/simallreduce <args> --json <tmp>" (args is one shell-quoted string); with
  * want_json = 0 no --json is added. */
 cli_result cli_run(const char *args, int want_json);
+/* The same for another binary. */
+cli_result cli_run_bin(const char *bin, const char *args, int want_json);
 void cli_result_free(cli_result *r);
 
 /* Number of lines in s. */
