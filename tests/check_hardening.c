@@ -90,6 +90,7 @@ START_TEST(bad_input_matrix)
     cli_result r = cli_run(c[i], 0);
     ck_assert_msg(r.status == 2, "'%s' exited %d: %s", c[i], r.status, r.err);
     ck_assert_msg(cli_lines(r.err) == 1 && strncmp(r.err, "simallreduce: ", 14) == 0, "'%s': %s", c[i], r.err);
+    ck_assert_msg(r.out && r.out[0] == '\0', "'%s' printed a result", c[i]);
     cli_result_free(&r);
   }
   /* simcalib: a JSON file of the wrong shape, a garbage log */
@@ -112,6 +113,7 @@ START_TEST(failure_inside_smpi_shows_its_last_lines)
   ck_assert_int_eq(r.status, 1);
   ck_assert_ptr_nonnull(strstr(r.err, "the simulator's last lines"));
   ck_assert_ptr_nonnull(strstr(r.err, "  | "));
+  ck_assert_ptr_nonnull(strstr(r.err, "has no algorithm 'nosuch'")); /* SimGrid's own words */
   cli_result_free(&r);
 }
 END_TEST
