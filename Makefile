@@ -5,6 +5,7 @@
 #   make deps     install the Debian packages that are missing
 #   make calib    build bin/simcalib and its ping-pong programs (see the Calibration section)
 #   make cuda     build bin/simcalib_cuda with nvcc, where nvcc is installed
+#   make bench    build, then measure simulation speed (not a test; see README "Performance")
 
 CC       ?= cc
 SMPICC   ?= smpicc
@@ -172,6 +173,18 @@ bin/simcalib_cuda: $(CUDA_SRC) $(wildcard calib/cuda/*.h) $(CAL_CUDA_O) | bin
 
 $(B)/calib $(B)/models $(B)/calmpi $(B)/calsmpi:
 	mkdir -p $@
+
+# ---- Benchmark: simulation speed, measured side by side in one run (bench/bench.sh prints
+# "name value" lines; BENCH_REPS, BENCH_REPS_1024 and BENCH_LIMIT_1024 tune it). Not part of
+# make check: speed is measured here, never asserted by tests. /usr/bin/time (Debian's time
+# package) reads peak memory.
+DEB_PKGS += time
+
+.PHONY: bench
+bench: deps
+	$(MAKE) all
+	bench/bench.sh
+# ---- end of benchmark
 
 # Keep intermediate objects: tests link some of them directly.
 .SECONDARY:
