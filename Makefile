@@ -182,8 +182,12 @@ DEB_PKGS += time
 
 .PHONY: bench
 bench: deps
-	$(MAKE) all
+	$(MAKE) all bin/bench_plain_allreduce
 	bench/bench.sh
+
+# the reference a user without simallreduce would run: one MPI_Allreduce in a plain program
+bin/bench_plain_allreduce: bench/plain_allreduce.c | bin
+	$(SMPICC) $(CFLAGS) -o $@ $<
 # ---- end of benchmark
 
 # Keep intermediate objects: tests link some of them directly.

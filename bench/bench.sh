@@ -1,32 +1,59 @@
 #!/bin/sh
 # bench.sh: simulation speed, measured side by side in one run; prints "name value" lines.
 # Wall times are whole commands as a user types them; the 128-rank comparison alternates
-# SMPI's own ring (lr) and ours so that load from other processes falls on both alike.
+# SMPI's own ring (lr) and ours so that load from other processes falls on both alike. The
+# reference is lr as simallreduce runs it (--algo mpi: same runner, sums charged, not
+# done); a plain SMPI program calling MPI_Allreduce under SimGrid's defaults, as someone
+# without this tool would simulate it, runs beside them.
 set -eu
 
 REPS=${BENCH_REPS:-5}                # alternating pairs for the 128-rank comparison, runs elsewhere
 REPS_1024=${BENCH_REPS_1024:-1}      # the 1024-rank run takes about a minute each
 LIMIT_1024=${BENCH_LIMIT_1024:-1200} # seconds before a 1024-rank run is given up
+PLAIN=${PLAIN:-bin/bench_plain_allreduce}
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
+[ -x "$PLAIN" ] || { echo "bench: $PLAIN is missing (make bench builds it)" >&2; exit 2; }
 
 : >"$TMP/lr.w"
 : >"$TMP/ring.w"
 : >"$TMP/ratio"
+# tencent16's hosts, node-major, for the plain program
+n=0
+while [ "$n" -lt 16 ]; do
+  g=0
+  while [ "$g" -lt 8 ]; do
+    echo "node$n-gpu$g"
+    g=$((g + 1))
+  done
+  n=$((n + 1))
+done >"$TMP/hosts"
+: >"$TMP/plain.w"
+: >"$TMP/plainratio"
+
+# relative difference of two simulated times
+reldiff() { echo "$1 $2" | awk '{ d = $2 - $1; if (d < 0) d = -d; printf "%.3g\n", d / $1 }'; }
+
 i=0
 while [ "$i" -lt "$REPS" ]; do
   lr=$(run lr --platform tencent16.xml --algo mpi --cfg smpi/allreduce:lr --size 100M --mode sim)
   ring=$(run ring --platform tencent16.xml --algo ring --size 100M --mode sim)
+  plain=$(timed plain env TMPDIR="$TMP" smpirun -platform platforms/tencent16.xml -hostfile "$TMP/hosts" -np 128 \
+    --cfg=smpi/simulate-computation:no --cfg=smpi/allreduce:lr --log=root.thres:warning "$PLAIN" 104857600)
   echo "$lr" >>"$TMP/lr.w"
   echo "$ring" >>"$TMP/ring.w"
+  echo "$plain" >>"$TMP/plain.w"
   echo "$lr $ring" | awk '{ printf "%.4f\n", $1 / $2 }' >>"$TMP/ratio"
+  echo "$plain $ring" | awk '{ printf "%.4f\n", $1 / $2 }' >>"$TMP/plainratio"
   i=$((i + 1))
 done
 echo "ring128_speedup_vs_smpi_lr $(median <"$TMP/ratio")"
+echo "ring128_simtime_rel_diff $(reldiff "$(simtime "$TMP/lr.csv")" "$(simtime "$TMP/ring.csv")")"
 echo "ring128_wall_s $(median <"$TMP/ring.w")"
 echo "lr128_wall_s $(median <"$TMP/lr.w")"
-echo "$(simtime "$TMP/lr.csv") $(simtime "$TMP/ring.csv")" |
-  awk '{ d = $2 - $1; if (d < 0) d = -d; printf "ring128_simtime_rel_diff %.3g\n", d / $1 }'
+echo "ring128_speedup_vs_plain_smpi_lr $(median <"$TMP/plainratio")"
+echo "ring128_simtime_rel_diff_vs_plain $(reldiff "$(cat "$TMP/plain.out")" "$(simtime "$TMP/ring.csv")")"
+echo "plain_lr128_wall_s $(median <"$TMP/plain.w")"
 
 : >"$TMP/big.w"
 : >"$TMP/big.m"

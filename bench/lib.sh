@@ -12,31 +12,38 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 
 now() { date +%s.%N; }
 
-# run NAME ARGS...: runs the driver once, quietly; prints its wall time in seconds and
-# leaves its CSV in $TMP/NAME.csv and its peak resident memory (KiB) in $TMP/NAME.rss.
-# With LIMIT set, a run still going after LIMIT seconds is stopped and prints "nan"; with
-# ON_FAIL=report a failed run prints "failed" instead of ending the script.
-run() {
+# timed NAME CMD ARGS...: runs CMD once; prints its wall time in seconds, and leaves its
+# standard output in $TMP/NAME.out, its errors in $TMP/NAME.err and its peak resident memory
+# (KiB) in $TMP/NAME.rss. With LIMIT set, a run still going after LIMIT seconds is stopped
+# and prints "nan"; with ON_FAIL=report a failed run prints "failed" instead of ending the
+# script.
+timed() {
   name=$1
   shift
-  rm -f "$TMP/$name.csv"
   t0=$(now)
   status=0
-  timeout "${LIMIT:-0}" "$TIME" -q -f %M -o "$TMP/$name.rss" "$BIN" "$@" --csv "$TMP/$name.csv" \
-    >"$TMP/$name.out" 2>&1 || status=$?
+  timeout "${LIMIT:-0}" "$TIME" -q -f %M -o "$TMP/$name.rss" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" || status=$?
   t1=$(now)
   if [ "$status" -eq 124 ]; then
-    echo "# $BIN $* stopped after $LIMIT s" >&2
+    echo "# $* stopped after $LIMIT s" >&2
     echo nan
   elif [ "$status" -ne 0 ] && [ "${ON_FAIL:-}" = report ]; then
     echo failed
   elif [ "$status" -ne 0 ]; then
-    echo "bench: $BIN $* failed:" >&2
-    tail -n 12 "$TMP/$name.out" >&2
+    echo "bench: $* failed:" >&2
+    tail -n 12 "$TMP/$name.err" >&2
     exit 1
   else
     echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
   fi
+}
+
+# run NAME ARGS...: timed, of the driver with ARGS, its CSV in $TMP/NAME.csv.
+run() {
+  name=$1
+  shift
+  rm -f "$TMP/$name.csv"
+  timed "$name" "$BIN" "$@" --csv "$TMP/$name.csv"
 }
 
 # median of the numbers on stdin

@@ -39,7 +39,7 @@ done
 printf '%-10s %10s %10s %10s  %s\n' setting median_s min_s peak_MiB simulated_s
 echo "$SETTINGS" | while read -r name cfgs; do
   if grep -q failed "$TMP/$name.w"; then
-    printf '%-10s failed: %s\n' "$name" "$(grep -v '^\[' "$TMP/$name.out" | tail -n 1)"
+    printf '%-10s failed: %s\n' "$name" "$(grep -v '^\[' "$TMP/$name.err" | tail -n 1)"
     continue
   fi
   printf '%-10s %10s %10s %10s  %s\n' "$name" "$(median <"$TMP/$name.w")" "$(sort -g "$TMP/$name.w" | head -n 1)" \
