@@ -3,7 +3,8 @@
 # Every setting runs the same simulation, settings alternating, BENCH_REPS times; prints per
 # setting the median and the smallest wall time, the peak memory and the simulated time,
 # which no setting may move. Usage: bench/options.sh [driver options], default the
-# 128-rank ring of make bench (tencent16, 100 MB).
+# 128-rank ring of make bench (tencent16, 100 MB); BENCH_SETTINGS="default boost ..." picks
+# some of the settings.
 set -eu
 
 REPS=${BENCH_REPS:-5}
@@ -19,6 +20,11 @@ stack128k contexts/stack-size:128
 global1m smpi/shared-malloc:global
 global64m smpi/shared-malloc:global,smpi/shared-malloc-blocksize:67108864
 nthreads2 contexts/factory:ucontext,contexts/nthreads:2'
+if [ -n "${BENCH_SETTINGS:-}" ]; then
+  SETTINGS=$(echo "$SETTINGS" | while read -r name cfgs; do
+    case " $BENCH_SETTINGS " in *" $name "*) echo "$name $cfgs" ;; esac
+  done)
+fi
 
 i=0
 while [ "$i" -lt "$REPS" ]; do
