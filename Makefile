@@ -6,6 +6,7 @@
 #   make plots    run the experiments whose results are missing, draw plots/out/*.png
 #   make calib    build bin/simcalib and its ping-pong programs (see the Calibration section)
 #   make cuda     build bin/simcalib_cuda with nvcc, where nvcc is installed
+#   make bench    build, then measure simulation speed (not a test; see README "Performance")
 
 CC       ?= cc
 SMPICC   ?= smpicc
@@ -225,6 +226,22 @@ fuzz-build: $(addprefix build/fuzz/,$(FUZZ_NAMES))
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_LINK) $(CFLAGS) -Wno-unused-command-line-argument $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# ---- Benchmark: simulation speed, measured side by side in one run (bench/bench.sh prints
+# "name value" lines; BENCH_REPS, BENCH_REPS_1024 and BENCH_LIMIT_1024 tune it). Not part of
+# make check: speed is measured here, never asserted by tests. /usr/bin/time (Debian's time
+# package) reads peak memory.
+DEB_PKGS += time
+
+.PHONY: bench
+bench: deps
+	$(MAKE) all bin/bench_plain_allreduce
+	bench/bench.sh
+
+# the reference a user without simallreduce would run: one MPI_Allreduce in a plain program
+$(BIN)/bench_plain_allreduce: bench/plain_allreduce.c | $(BIN)
+	$(SMPICC) $(CFLAGS) -o $@ $<
+# ---- end of benchmark
 
 # Keep intermediate objects: tests link some of them directly.
 .SECONDARY:
