@@ -175,7 +175,7 @@ START_TEST(temporary_files_never_stay_behind)
   ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
   ck_assert_int_eq(entries(tmp), 0);
   /* Ctrl-C in the middle of a long simulation: the simulation stops and its files go */
-  pid_t pid = start(tmp, "--algo naive --size 512M --mode sim", out);
+  pid_t pid = start(tmp, "--platform mn1 --algo ring --size 256M --mode sim", out); /* a minute of work */
   for (int i = 0; i < 100 && entries(tmp) == 0; i++)
     usleep(50000);
   usleep(500000);
