@@ -17,6 +17,8 @@ enum {
   X(hier, AR_DENSE, "hierarchical 2D-torus: intra-node reduce-scatter, inter-node ring, allgather") \
   X(rhd, AR_DENSE, "recursive halving-doubling (Rabenseifner), any rank count")                   \
   X(naive, AR_DENSE, "gather to one master, reduce there, broadcast back")                         \
-  X(mpi, AR_DENSE, "the MPI library's own MPI_Allreduce (SMPI's selector when simulated)")
+  X(mpi, AR_DENSE, "the MPI library's own MPI_Allreduce (SMPI's selector when simulated)")       \
+  X(topk, AR_SPARSE, "TopK-SGD (NaiveAG): exact top-k per rank, allgather of values and indices") \
+  X(hitopk, AR_SPARSE, "HiTopKComm: intra-node reduce-scatter, MSTopK, inter-node allgathers")
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "algo_list.h"
 #include "ar_dtype.h"
+#include "ar_parts.h"
 #include "ar_layout.h"
 #include "ar_phase.h"
 
@@ -31,8 +32,12 @@ typedef struct {
   double reduce_bw;  /* bytes of output per second of an elementwise sum */
   double reduce_lat; /* fixed seconds per reduction call */
   double copy_bw;    /* bytes per second of a device-local copy */
-  double topk_a;     /* fixed seconds per top-k selection */
-  double topk_b;     /* seconds per input element of a top-k selection */
+  double topk_a;     /* fixed seconds per exact top-k selection */
+  double topk_b;     /* seconds per input element of an exact top-k selection */
+  double mstopk_a;   /* fixed seconds per MSTopK selection */
+  double mstopk_b;   /* seconds per input byte of an MSTopK selection */
+  double scatter_a;  /* fixed seconds per scatter-add */
+  double scatter_b;  /* seconds per (value, index) pair scatter-added */
 } ar_compute;
 
 /* Everything an algorithm may need beyond MPI_Allreduce's arguments. */
@@ -63,7 +68,10 @@ extern const ar_algo ar_registry[];
 
 const ar_algo *ar_find(const char *name);
 
-/* The prologue every algorithm shares: rank and size, MPI_IN_PLACE resolved into recvbuf,
+/* Rank and size in comm: 0, or AR_EMPI. */
+int ar_ranks(MPI_Comm comm, int *rank, int *size);
+
+/* The prologue every dense algorithm shares: rank and size, MPI_IN_PLACE resolved into recvbuf,
  * and the calls with nothing to communicate done (count 0; one rank copies). Returns 1 when
  * the call is complete, with *rc its result, 0 when the algorithm has work to do. */
 int ar_begin(const void **sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p,
@@ -96,17 +104,5 @@ MPI_Datatype ar_mpi_type(ar_dtype dt);
 /* MPI_Sendrecv of element counts, checked against INT_MAX; AR_EMPI or AR_EINVAL on failure. */
 int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
                 MPI_Comm comm);
-
-/* Split count elements into parts of sizes differing by at most one, the larger ones first. */
-static inline size_t ar_part_len(size_t count, int parts, int i)
-{
-  size_t base = count / (size_t)parts, rem = count % (size_t)parts;
-  return base + ((size_t)i < rem ? 1 : 0);
-}
-static inline size_t ar_part_off(size_t count, int parts, int i)
-{
-  size_t base = count / (size_t)parts, rem = count % (size_t)parts;
-  return base * (size_t)i + ((size_t)i < rem ? (size_t)i : rem);
-}
 
 #endif

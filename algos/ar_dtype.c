@@ -5,7 +5,7 @@
 
 size_t ar_dtype_size(ar_dtype dt) { return dt == AR_FP16 ? 2 : 4; }
 
-const char *ar_dtype_name(ar_dtype dt) { return dt == AR_FP16 ? "fp16" : "fp32"; }
+const char *ar_dtype_name(ar_dtype dt) { return dt == AR_FP16 ? "fp16" : dt == AR_I32 ? "i32" : "fp32"; }
 
 int ar_dtype_parse(const char *s, ar_dtype *dt)
 {

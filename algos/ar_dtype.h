@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { AR_FP32 = 0, AR_FP16 = 1 } ar_dtype;
+/* AR_I32 only carries top-k indices between ranks; it is never summed nor parsed from the
+ * command line. */
+typedef enum { AR_FP32 = 0, AR_FP16 = 1, AR_I32 = 2 } ar_dtype;
 
 size_t ar_dtype_size(ar_dtype dt);
 const char *ar_dtype_name(ar_dtype dt);

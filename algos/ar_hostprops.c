@@ -1,4 +1,4 @@
-/* ar_hostprops.c: reads reduce_bw, copy_bw, topk_* and node from the SimGrid host. */
+/* ar_hostprops.c: reads the compute parameters and the node number from the SimGrid host. */
 #include "ar_hostprops.h"
 
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #ifdef AR_SMPI
 #include <simgrid/host.h>
 
-static double prop(const char *name)
+double ar_host_prop(const char *name)
 {
   const char *v = sg_host_get_property_value(sg_host_self(), name);
   return v ? strtod(v, NULL) : 0.0;
@@ -15,11 +15,15 @@ static double prop(const char *name)
 
 void ar_compute_from_host(ar_compute *c)
 {
-  c->reduce_bw = prop("reduce_bw");
-  c->reduce_lat = prop("reduce_lat");
-  c->copy_bw = prop("copy_bw");
-  c->topk_a = prop("topk_a");
-  c->topk_b = prop("topk_b");
+  c->reduce_bw = ar_host_prop("reduce_bw");
+  c->reduce_lat = ar_host_prop("reduce_lat");
+  c->copy_bw = ar_host_prop("copy_bw");
+  c->topk_a = ar_host_prop("topk_a");
+  c->topk_b = ar_host_prop("topk_b");
+  c->mstopk_a = ar_host_prop("mstopk_a");
+  c->mstopk_b = ar_host_prop("mstopk_b");
+  c->scatter_a = ar_host_prop("scatter_a");
+  c->scatter_b = ar_host_prop("scatter_b");
 }
 
 int ar_host_node(void)
@@ -28,6 +32,12 @@ int ar_host_node(void)
   return v ? atoi(v) : -1;
 }
 #else
+double ar_host_prop(const char *name)
+{
+  (void)name;
+  return 0.0;
+}
+
 void ar_compute_from_host(ar_compute *c) { memset(c, 0, sizeof *c); }
 
 int ar_host_node(void) { return -1; }

@@ -8,6 +8,9 @@
  * charged); in a real run everything is 0, the hardware pays for itself. */
 void ar_compute_from_host(ar_compute *c);
 
+/* One numeric property of the calling rank's host (0 when missing or in a real run). */
+double ar_host_prop(const char *name);
+
 /* The node index the platform gives the calling rank's host, or -1 when unknown. */
 int ar_host_node(void);
 

@@ -5,7 +5,10 @@
 
 #include <limits.h>
 
-MPI_Datatype ar_mpi_type(ar_dtype dt) { return dt == AR_FP16 ? MPI_UINT16_T : MPI_FLOAT; }
+MPI_Datatype ar_mpi_type(ar_dtype dt)
+{
+  return dt == AR_FP16 ? MPI_UINT16_T : dt == AR_I32 ? MPI_UINT32_T : MPI_FLOAT;
+}
 
 int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
                 MPI_Comm comm)
@@ -17,14 +20,16 @@ int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rc
   return rc == MPI_SUCCESS ? 0 : AR_EMPI;
 }
 
+int ar_ranks(MPI_Comm comm, int *rank, int *size)
+{
+  return MPI_Comm_rank(comm, rank) == MPI_SUCCESS && MPI_Comm_size(comm, size) == MPI_SUCCESS ? 0 : AR_EMPI;
+}
+
 int ar_begin(const void **sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p,
              int *rank, int *size, int *rc)
 {
-  *rc = 0;
-  if (MPI_Comm_rank(comm, rank) != MPI_SUCCESS || MPI_Comm_size(comm, size) != MPI_SUCCESS) {
-    *rc = AR_EMPI;
+  if ((*rc = ar_ranks(comm, rank, size)) != 0)
     return 1;
-  }
   if (*sendbuf == MPI_IN_PLACE)
     *sendbuf = recvbuf;
   if (count > 0 && *size == 1)

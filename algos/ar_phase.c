@@ -7,6 +7,7 @@
 void ar_phases_reset(ar_phases *ph, double t0)
 {
   memset(ph, 0, sizeof *ph);
+  ph->selected = -1;
   ph->t0 = t0;
 }
 

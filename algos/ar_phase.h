@@ -9,6 +9,7 @@
  * the whole operation. */
 typedef struct {
   int n;
+  long long selected; /* top-k algorithms: elements chosen by this rank's selection, else -1 */
   double t0;
   const char *name[AR_MAX_PHASES];
   double end[AR_MAX_PHASES];

@@ -12,6 +12,7 @@ typedef struct {
   int ranks;
   long amax; /* a(i) in [0, amax) */
   long bmax; /* b(r) in [1, bmax] */
+  double bsum; /* sum of b(r) over all ranks */
 } ar_pattern;
 
 void ar_pattern_init(ar_pattern *pat, int ranks, ar_dtype dt);

@@ -4,7 +4,9 @@
  * Algorithm: every rank sends its vector to rank 0, which receives them all at once, sums
  *   them, and sends the result to every rank at once.
  * Restrictions: none. Rank 0 holds p-1 receive buffers of n bytes.
- * Cost: 2 alpha + 2 (p-1) n beta + (p-1) n gamma (all transfers share the master's link).
+ * Cost: 2 alpha + 2 (p-1) n beta + n c + (p-1) n gamma (all transfers share the master's
+ *   link; c: seconds per byte copied). On a cluster the p-R messages of other nodes share
+ *   node 0's NIC and set the time, 2 (p-R) n beta_inter, the R-1 of node 0 overlap them.
  *
  *   gather:  1 -> 0, 2 -> 0, ..., p-1 -> 0      bcast:  0 -> 1, 0 -> 2, ..., 0 -> p-1
  */

@@ -8,8 +8,13 @@
  *   doubling the range each time; (post) odd ranks hand the result back to their pairs.
  * Restrictions: none; any p (the pre/post steps are the standard fix-up for p not a power
  *   of two), count < P leaves some blocks empty.
- * Cost: 2 log2(P) alpha + 2 (P-1)/P n beta + (P-1)/P n gamma, plus, when r > 0,
- *   2 (alpha + n beta) + n gamma for the fix-up.
+ * Cost: n c + 2 log2(P) alpha + 2 (P-1)/P n beta + (P-1)/P n gamma, plus, when r > 0,
+ *   2 (alpha + n beta) + n gamma for the fix-up (c: seconds per byte copied; every rank
+ *   first copies its input). Not topology-aware: on node-major ranks with R per node the
+ *   steps at distances >= R pair every rank of a node with a rank of one other node, so
+ *   R messages share the node's NIC and those steps cost R beta_inter per byte, the
+ *   shorter ones beta_intra: sum over step k of 2 (alpha_k + n/2^(k+1) beta_k)
+ *   (models/cost_rhd.c counts the messages on each link step by step).
  *
  *   P = 4, blocks A B C D:   dist 2: 0<->2, 1<->3 swap halves  (0,1 keep AB; 2,3 keep CD)
  *                            dist 1: 0<->1, 2<->3               (0:A 1:B 2:C 3:D summed)

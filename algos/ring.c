@@ -11,8 +11,10 @@
  * Restrictions: none. Any p; count < p leaves some chunks empty (their messages carry
  *   nothing but still pay latency); p = 1 is a copy.
  * Cost: 2(p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma
- *   (n bytes per rank; the slowest link of the ring sets beta; with C channels each ring
- *   carries its share of n over its own links).
+ *   (n bytes per rank). The steps run in lock step, so each costs the ring's slowest hop:
+ *   alpha and beta are that hop's latency and time per byte, the inter-node hop on a
+ *   cluster (models/cost_ring.c). With C channels every step moves C messages of n/(pC)
+ *   and sums each one (C sum launches); channels through the same links share them.
  *
  *   p = 3, chunks a b c          rank0      rank1      rank2
  *   reduce-scatter step 0:      a -> 1     b -> 2     c -> 0

@@ -27,6 +27,9 @@ typedef struct {
   int ntimes;
   int verified;    /* 1, 0, or -1 when not checked */
   double max_err;
+  int sparse;      /* a top-k algorithm: k, density and rel_err apply */
+  long long k;     /* elements chosen per selection (rank 0's) */
+  double rel_err;  /* sparse, verified: distance of the result from the dense sum */
   int nphases;
   const char *phase_name[AR_MAX_PHASES];
   double phase_s[AR_MAX_PHASES];

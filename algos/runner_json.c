@@ -23,6 +23,12 @@ static cJSON *point_json(const runner_config *cfg, const runner_point *pt)
   else
     cJSON_AddBoolToObject(o, "verified", pt->verified);
   cJSON_AddNumberToObject(o, "max_abs_err", pt->max_err);
+  if (pt->sparse) {
+    cJSON_AddNumberToObject(o, "density", cfg->params.density);
+    cJSON_AddNumberToObject(o, "k", (double)pt->k);
+    if (pt->rel_err >= 0)
+      cJSON_AddNumberToObject(o, "sparse_rel_err", pt->rel_err);
+  }
   for (int i = 0; i < pt->nphases; i++)
     cJSON_AddNumberToObject(ph, pt->phase_name[i], pt->phase_s[i]);
   cJSON_AddItemToObject(o, "phases", ph);
@@ -47,6 +53,10 @@ int runner_write(const runner_config *cfg, int ranks, const runner_point *pts, i
   cJSON_AddNumberToObject(comp, "copy_bw", cfg->params.compute.copy_bw);
   cJSON_AddNumberToObject(comp, "topk_a", cfg->params.compute.topk_a);
   cJSON_AddNumberToObject(comp, "topk_b", cfg->params.compute.topk_b);
+  cJSON_AddNumberToObject(comp, "mstopk_a", cfg->params.compute.mstopk_a);
+  cJSON_AddNumberToObject(comp, "mstopk_b", cfg->params.compute.mstopk_b);
+  cJSON_AddNumberToObject(comp, "scatter_a", cfg->params.compute.scatter_a);
+  cJSON_AddNumberToObject(comp, "scatter_b", cfg->params.compute.scatter_b);
   cJSON_AddItemToObject(root, "compute", comp);
   for (int i = 0; i < npts; i++)
     cJSON_AddItemToArray(list, point_json(cfg, &pts[i]));

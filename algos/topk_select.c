@@ -141,3 +141,13 @@ size_t ar_topk_exact(const void *x, size_t d, ar_dtype dt, size_t k, uint32_t *i
   }
   return n;
 }
+
+size_t ar_topk_k(size_t len, double density)
+{
+  if (len == 0)
+    return 0;
+  size_t k = (size_t)llround(density * (double)len);
+  return k < 1 ? 1 : k > len ? len : k;
+}
+
+uint64_t ar_topk_seed(int node, int local) { return 0x5EED0000ull + (uint64_t)node * 1000003ull + (uint64_t)local; }

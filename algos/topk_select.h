@@ -26,4 +26,11 @@ size_t ar_mstopk(const void *x, size_t d, ar_dtype dt, size_t k, int samplings, 
  * (size_t)-1 on allocation failure. */
 size_t ar_topk_exact(const void *x, size_t d, ar_dtype dt, size_t k, uint32_t *idx);
 
+/* k for len elements at density rho: rho*len rounded, at least 1 when len > 0. */
+size_t ar_topk_k(size_t len, double density);
+
+/* Seed of the MSTopK band draw made by local rank `local` of node `node`: the algorithm and
+ * the verification reference must draw the same. */
+uint64_t ar_topk_seed(int node, int local);
+
 #endif

@@ -7,10 +7,14 @@
  *   the nodes (tree_shape.c). With one rank per node it is the plain binary tree.
  * Restrictions: none; any p, any count (a part shorter than a segment is one segment).
  * Cost: with S segments of n/S bytes and depth D = (R - 1) + ceil(log2(m+1)) - 1 hops
- *   (R ranks per node, m nodes), each phase takes (D + S - 1)(alpha + 2 (n/S) beta_i)
- *   where an interior rank of the binary tree receives two segments per step; both phases:
- *   Cost = 2 (D + S - 1) alpha + 2 (D + S - 1)(n/S) k beta + (D + S - 1)(n/S) k gamma,
- *   k = 2 children on the bottleneck (inter-node) hop, 1 on a chain.
+ *   (R ranks per node, m nodes), each phase is the first segment's way through the tree,
+ *   F = sum over its D hops of (alpha + k (n/S) beta, + k (n/S) gamma when reducing),
+ *   then S - 1 more segments at one bottleneck hop each:
+ *   Cost = 2 F + 2 (S - 1)(alpha + k (n/S) beta), F ~ D (alpha + k (n/S) beta),
+ *   k = 2 children sharing the bottleneck (inter-node) link, 1 on a chain. A rank sums
+ *   segment s while s+1 arrives, so the sums only count on the first segment's way; each
+ *   segment pays the hop's latency, as a rank forwards it only once it has it all
+ *   (models/cost_tree.c follows the actual tree, hop by hop).
  *
  *   reduce (m = 4 nodes, R = 2):     bcast: the same edges, downwards
  *        node1.0  <- node1.1

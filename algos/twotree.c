@@ -8,9 +8,11 @@
  *   tree 0 enters it at local rank 0 and runs upwards, tree 1 enters at local rank R-1 and
  *   runs downwards, so the two use opposite directions of every intra-node hop.
  * Restrictions: none; any p, any count (tree 1 gets the smaller half when count is odd).
- * Cost: each tree carries n/2: per phase (D + S - 1)(alpha + (n/2S) k beta) with both trees
- *   sharing the links, which for large n gives the ring's bandwidth term at logarithmic
- *   latency: Cost ~ 2 (D + S - 1) alpha + 2 n beta + n gamma (k, D, S as in tree.c).
+ * Cost: each tree carries n/2 in S segments: per phase F + (S - 1)(alpha + k (n/2S) beta)
+ *   as in tree.c, k = 2 messages on a node's busiest link (its two children in the tree
+ *   where it is interior, or its two parents' links going up), which for large n gives
+ *   the ring's bandwidth term at logarithmic latency: Cost ~ 2 (D + S - 1) alpha + 2 n beta
+ *   + D (n/S) gamma (sums overlap the transfers but on the first segment's way).
  *
  *   nodes 0..6   tree 0:      3            tree 1:      2
  *                          1     5                   0     4

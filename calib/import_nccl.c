@@ -3,6 +3,7 @@
  * (out-of-place then in-place; "root" appeared in later versions, #wrong may be N/A or an
  * error magnitude in old ones); times in us, bandwidths in GB/s. Ranks are counted from the
  * "#  Rank N ..." lines of the device list. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,8 @@ static int parse_row(char **tok, int n, int ranks, cal_data *d)
       continue;
     }
     if (cal_token_number(f[i], &v[i]) || v[i] < 0)
+      return -1;
+    if (i % 4 == 3 && (v[i] > 1e15 || v[i] != floor(v[i]))) /* #wrong is a count */
       return -1;
   }
   for (int ip = 0; ip < 2; ip++) {

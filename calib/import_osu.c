@@ -1,6 +1,7 @@
 /* import_osu.c: OSU micro-benchmark output. The "# OSU MPI ... Test" banner says which test
  * it is; rows are "size value [min max iterations]" with latencies in us and bandwidth in
  * MB/s (1e6 bytes), osu_latency's being one-way (half a round trip, as simcalib's ping-pong). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +36,8 @@ static int parse_row(osu_test t, char **tok, int n, const cal_import_opts *o, ca
   int full = t == OSU_ALLREDUCE && n == 5;
   if ((n != 2 && !full) || cal_token_number(tok[0], &size) || cal_token_number(tok[1], &v) || size < 0 || v <= 0)
     return -1;
-  if (full && (cal_token_number(tok[2], &mn) || cal_token_number(tok[3], &mx) || cal_token_number(tok[4], &it)))
+  if (full && (cal_token_number(tok[2], &mn) || cal_token_number(tok[3], &mx) || cal_token_number(tok[4], &it) ||
+               it > INT_MAX))
     return -1;
   cal_point p = cal_point_blank(t == OSU_LATENCY ? "pingpong" : t == OSU_BW ? "stream" : "allreduce", test_names[t]);
   p.bytes = size;

@@ -229,6 +229,25 @@ static void print_table(FILE *f, const validate_opts *o, int hosts, int rpn, con
           size_text(p[s->worst].bytes, sz, sizeof sz));
 }
 
+/* The cost model's errors against the measurement, where every point has a model time. */
+static int model_summary(const cal_vpoint *p, size_t n, cal_vsummary *s)
+{
+  cal_vpoint *m = malloc(sizeof *m * (n ? n : 1));
+  if (!m)
+    return CAL_ENOMEM;
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    m[i] = p[i];
+    m[i].error = cal_val_error(p[i].model_s, p[i].measured_s);
+    if (!isfinite(p[i].model_s))
+      rc = CAL_ENODATA;
+  }
+  if (rc == 0)
+    rc = cal_val_summarize(m, n, s);
+  free(m);
+  return rc;
+}
+
 static int write_csv(const char *path, const cal_vpoint *p, size_t n)
 {
   FILE *f = fopen(path, "w");
@@ -396,7 +415,25 @@ int cal_cmd_validate(int argc, char **argv)
   if (!status) {
     print_table(tab, &o, ranks / rpn, rpn, p, n, &s);
     root = cal_val_json(ranks / rpn, rpn, o.link_rate, p, n, &s);
-    status = headroom(&o, tab, root, p, n);
+    cal_vsummary ms;
+    int mrc = model_summary(p, n, &ms);
+    cJSON *sum = cJSON_GetObjectItemCaseSensitive(root, "summary");
+    if (mrc == 0) {
+      char sz[32];
+      fprintf(tab, "# cost model against the measurement: median |error| %.1f%%, geometric mean %.1f%%, max %.1f%% (%s at %s)\n",
+              100 * ms.median_abs, 100 * ms.geomean_abs, 100 * ms.max_abs, p[ms.worst].algo,
+              size_text(p[ms.worst].bytes, sz, sizeof sz));
+      cJSON *mo = cJSON_AddObjectToObject(sum, "model");
+      cJSON_AddNumberToObject(mo, "median_abs_err", ms.median_abs);
+      cJSON_AddNumberToObject(mo, "geomean_abs_err", ms.geomean_abs);
+      cJSON_AddNumberToObject(mo, "max_abs_err", ms.max_abs);
+    } else if (mrc == CAL_ENOMEM) {
+      status = cal_fail("out of memory");
+    } else {
+      cJSON_AddNullToObject(sum, "model");
+    }
+    if (!status)
+      status = headroom(&o, tab, root, p, n);
   }
   if (!status)
     status = published(&o, tab, root);

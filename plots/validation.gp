@@ -1,13 +1,19 @@
 # validation.gp: measured vs simulated (vs cost model) allreduce time over size, one panel
 # per algorithm, and the errors of all of them in a last panel, from results/validation.csv
 # (simcalib validate --csv).
-# gnuplot -e "csv='results/validation.csv'; png='plots/out/validation.png'; title='...'" plots/validation.gp
+# gnuplot -e "fmt='png'; out='plots/out/validation'; csv='results/validation.csv'; title='...'" plots/validation.gp
+# (plots/plot.sh validation does this, for png and svg)
+if (!exists("fmt")) fmt = 'png'
+if (!exists("out")) out = 'plots/out/validation'
 if (!exists("csv")) csv = 'results/validation.csv'
-if (!exists("png")) png = 'plots/out/validation.png'
 if (!exists("title")) title = 'local testbed'
 
-set terminal pngcairo size 1400,1400 font 'sans,11'
-set output png
+if (fmt eq 'svg') {
+  set terminal svg size 1400,1400 noenhanced font 'DejaVu Sans,11' background rgb 'white'
+} else {
+  set terminal pngcairo size 1400,1400 noenhanced font 'DejaVu Sans,11'
+}
+set output out.'.'.fmt
 set datafile separator ','
 set datafile missing ''
 set key top left

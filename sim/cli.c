@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../models/cost.h"
 #include "catalog.h"
 #include "sizes.h"
 
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
-  O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP
+  O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
+  O_ALLOW_SPARSE
 };
 
 static const struct option longopts[] = {
@@ -24,35 +26,42 @@ static const struct option longopts[] = {
     {"channels", required_argument, NULL, O_CHANNELS}, {"density", required_argument, NULL, O_DENSITY},
     {"overlap", required_argument, NULL, O_OVERLAP},   {"cfg", required_argument, NULL, O_CFG},
     {"list-algos", no_argument, NULL, O_LIST_ALGOS},   {"list-platforms", no_argument, NULL, O_LIST_PLATFORMS},
-    {"help", no_argument, NULL, O_HELP},               {NULL, 0, NULL, 0},
+    {"help", no_argument, NULL, O_HELP},               {"mode", required_argument, NULL, O_MODE},
+    {"allow-sparse", no_argument, NULL, O_ALLOW_SPARSE}, {NULL, 0, NULL, 0},
 };
 
 void sim_cli_usage(FILE *f)
 {
-  fputs("usage: simallreduce [--platform P] [--algo A[,B...]|all] [--size S | --sizes MIN:MAX[:FACTOR]]\n"
+  fputs("usage: simallreduce [--platform P] [--algo A[,B...]|all|best] [--size S | --sizes MIN:MAX[:FACTOR]]\n"
         "                    [--dtype fp32|fp16] [--nodes N] [--ranks-per-node R] [--verify] [--phases]\n"
         "                    [--json FILE] [--csv FILE] [--segment BYTES] [--channels C]\n"
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
+        "                    [--mode sim|model|both] [--allow-sparse]\n"
         "       simallreduce --list-algos | --list-platforms | --help\n"
         "\n"
         "Simulates allreduce algorithms, running their real code over SimGrid's SMPI on a GPU\n"
         "cluster described by a platform file (one SimGrid host per GPU).\n"
         "\n"
         "  --platform P         platform file, or a name in platforms/ (default tencent16)\n"
-        "  --algo LIST          comma-separated algorithms, or 'all' for every dense one (default ring)\n"
+        "  --algo LIST          comma-separated algorithms, or 'all' for every dense one (default ring);\n"
+        "                       'best' alone: per size, the dense one the cost models predict fastest\n"
         "  --size S             bytes per rank, K/M/G = 2^10/2^20/2^30 (default 100M)\n"
         "  --sizes MIN:MAX[:F]  sweep MIN, MIN*F, ... up to MAX (F defaults to 2)\n"
         "  --dtype T            fp32 (default) or fp16\n"
         "  --nodes N            use the first N nodes (default all)\n"
         "  --ranks-per-node R   use the first R GPUs of each node (default all)\n"
         "  --verify             move and reduce real data and check it against a reference\n"
-        "  --phases             print each algorithm's phase breakdown\n"
+        "  --phases             print each algorithm's phase breakdown (always for a single size)\n"
         "  --json FILE, --csv FILE  write every result\n"
         "  --segment BYTES      pipelining segment of the trees (default 1M)\n"
         "  --channels C         concurrent rings for ring (default 1)\n"
         "  --density RHO        top-k density, in (0,1] (default 0.01)\n"
         "  --overlap F          top-k timing mode: fraction of indices shared between ranks (default 0)\n"
         "  --cfg KEY:VALUE      extra SimGrid setting, e.g. --cfg smpi/allreduce:lr\n"
+        "  --mode M             sim: simulate; model: cost models only, no simulation; both (default):\n"
+        "                       simulate and add each model's prediction and its difference\n"
+        "  --allow-sparse       with --algo best: top-k algorithms (whose result is a sparsified\n"
+        "                       sum) may be chosen too\n"
         "\n"
         "Output columns follow nccl-tests: algbw = size/time, busbw = algbw * 2(n-1)/n.\n"
         "Exit status: 0 ok, 1 simulation failed or did not verify, 2 bad input.\n",
@@ -95,9 +104,30 @@ static int add_algo(sim_opts *o, const char *name, char *err, size_t errlen)
   return 0;
 }
 
+const char *sim_mode_name(sim_mode m) { return m == SIM_MODE_SIM ? "sim" : m == SIM_MODE_MODEL ? "model" : "both"; }
+
+/* --algo best: the candidates are the algorithms with a model, dense ones unless
+ * --allow-sparse (a top-k algorithm changes the result, so it must be asked for). */
+static int best_candidates(sim_opts *o, char *err, size_t errlen)
+{
+  int rc = 0;
+  o->best = 1;
+  for (const sim_algo_info *a = sim_catalog; a->name && rc == 0; a++)
+    if (cost_has_model(a->name) && ((a->flags & AR_DENSE) || o->allow_sparse))
+      rc = add_algo(o, a->name, err, errlen);
+  return rc;
+}
+
 static int parse_algos(sim_opts *o, const char *list, char *err, size_t errlen)
 {
   o->nalgos = 0;
+  if (strcmp(list, "best") == 0)
+    return best_candidates(o, err, errlen);
+  if (strstr(list, "best") && strlen(list) > 4) {
+    for (const char *t = list; (t = strstr(t, "best")); t += 4)
+      if ((t == list || t[-1] == ',') && (t[4] == ',' || t[4] == '\0'))
+        return fail(err, errlen, "--algo best chooses one algorithm per size: give it alone, not in '%s'", list);
+  }
   char *copy = strdup(list), *save = NULL;
   int rc = copy ? 0 : -1;
   for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
@@ -203,6 +233,17 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     case O_LIST_PLATFORMS: o->action = SIM_LIST_PLATFORMS; break;
     case 'h':
     case O_HELP: o->action = SIM_HELP; break;
+    case O_MODE:
+      if (strcmp(optarg, "sim") == 0)
+        o->mode = SIM_MODE_SIM;
+      else if (strcmp(optarg, "model") == 0)
+        o->mode = SIM_MODE_MODEL;
+      else if (strcmp(optarg, "both") == 0)
+        o->mode = SIM_MODE_BOTH;
+      else
+        rc = fail(err, errlen, "unknown --mode '%s' (sim, model or both)", optarg);
+      break;
+    case O_ALLOW_SPARSE: o->allow_sparse = 1; break;
     case ':': rc = fail(err, errlen, "option %s needs a value", argv[optind - 1]); break;
     default: rc = fail(err, errlen, "unknown option '%s' (--help lists them)", argv[optind - 1]); break;
     }
@@ -211,6 +252,10 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = fail(err, errlen, "unexpected argument '%s' (--help lists the options)", argv[optind]);
   if (rc == 0 && o->action == SIM_RUN)
     rc = parse_algos(o, algos, err, errlen);
+  if (rc == 0 && o->action == SIM_RUN && o->allow_sparse && !o->best)
+    rc = fail(err, errlen, "--allow-sparse only goes with --algo best%s", "");
+  if (rc == 0 && o->action == SIM_RUN && o->verify && o->mode == SIM_MODE_MODEL)
+    rc = fail(err, errlen, "--verify checks simulated data: it cannot go with --mode model%s", "");
   if (rc == 0 && o->action == SIM_RUN)
     rc = set_sizes(o, size, sweep, err, errlen);
   return rc;

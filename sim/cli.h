@@ -13,6 +13,10 @@
 
 typedef enum { SIM_RUN, SIM_HELP, SIM_LIST_ALGOS, SIM_LIST_PLATFORMS } sim_action;
 
+/* --mode: simulate, predict with the cost models, or both side by side (the default: the
+ * models cost microseconds next to a simulation's seconds). */
+typedef enum { SIM_MODE_BOTH, SIM_MODE_SIM, SIM_MODE_MODEL } sim_mode;
+
 typedef struct {
   sim_action action;
   const char *platform;
@@ -29,7 +33,12 @@ typedef struct {
   double density, overlap;
   const char *cfg[SIM_MAX_CFG]; /* extra --cfg=KEY:VALUE for SimGrid */
   int ncfg;
+  sim_mode mode;
+  int best;         /* --algo best: algos holds the candidates, one is chosen per size */
+  int allow_sparse; /* --allow-sparse: top-k algorithms are candidates too */
 } sim_opts;
+
+const char *sim_mode_name(sim_mode m);
 
 /* Default message size: 100M, about ResNet-50's 25.6M fp32 gradients. */
 #define SIM_DEFAULT_SIZE ((uint64_t)100 << 20)

@@ -8,14 +8,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tmpdir.h"
+
 /* SimGrid settings every run needs:
  * - host compute is never measured (device work is charged explicitly, see algos/ar_compute.c);
- * - shared-malloc blocks of 64 MiB keep the number of mappings of SMPI_SHARED_MALLOC
- *   payloads under vm.max_map_count at a thousand ranks (1 MiB, the default, fails there). */
+ * - SMPI_SHARED_MALLOC payloads in "local" mode: one mapping of one shared file per buffer,
+ *   its pages never touched in timing mode. The default "global" mode maps its file block
+ *   by block with MAP_POPULATE, filling page tables for every byte of every rank's buffers
+ *   at each allocation: 1.2 s of kernel time per 128-rank point at 100 MB, and at 1024
+ *   ranks a block size of 64 MiB merely to stay under vm.max_map_count. */
 static const char *const fixed_cfg[] = {
     "--cfg=smpi/simulate-computation:no",
-    "--cfg=smpi/shared-malloc-blocksize:67108864",
+    "--cfg=smpi/shared-malloc:local",
     "--log=xbt_cfg.thres:warning",
+    /* with --cfg smpi/allreduce:lr, the runner's own small allreduces fall back to SMPI's
+     * default with one line per rank and call */
+    "--log=smpi_colls.thres:warning",
 };
 
 int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
@@ -61,6 +69,7 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   int status = -1;
   pid_t pid = ok ? fork() : -1;
   if (pid == 0) {
+    setpgid(0, 0); /* a group of its own, which an interrupted driver stops (tmpdir.c) */
     int fd = open(l->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -73,9 +82,13 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
     fprintf(stderr, "cannot run smpirun: %s\n", strerror(errno));
     _exit(127);
   }
-  if (pid > 0)
+  if (pid > 0) {
+    setpgid(pid, pid); /* whichever of parent and child gets here first */
+    sim_tmpdir_watch(pid);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
       ;
+    sim_tmpdir_watch(0);
+  }
   for (int i = 0; i < l->ncfg; i++)
     free(cfg[i]);
   free(cfg);

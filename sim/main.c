@@ -1,6 +1,7 @@
 /* main.c: simallreduce, the driver: options -> platform -> hostfile -> one SMPI run of the
- * runner for every point -> table, JSON, CSV. */
+ * runner for every point, and/or the cost models' predictions -> table, JSON, CSV. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "catalog.h"
 #include "cli.h"
 #include "hostfile.h"
+#include "modeling.h"
 #include "launch.h"
 #include "paths.h"
 #include "platform.h"
@@ -75,7 +77,10 @@ static int check_verify_memory(const sim_opts *o, int ranks, char *err, size_t e
   return -1;
 }
 
-static int simulate(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn)
+/* One SMPI run of the runner for o's algorithms x sizes; the points go to r. Returns 0, or
+ * 1 with the reason and the simulator's last lines on stderr. */
+static int simulate(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn, sim_results *r,
+                    double *wall)
 {
   char err[ERRLEN], hostfile[4200], result[4200], log[4200], runner[4200];
   const char *tmp = sim_tmpdir_create(err, sizeof err);
@@ -103,34 +108,125 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
   int rc = built ? sim_launch_run(&l, err, sizeof err) : (snprintf(err, sizeof err, "out of memory"), -1);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   sim_runner_cmd_free(&cmd);
-  sim_results r;
   if (rc == 0)
-    rc = sim_results_read(result, &r, err, sizeof err);
+    rc = sim_results_read(result, r, err, sizeof err);
   if (rc != 0) {
     fprintf(stderr, "simallreduce: %s; the simulator's last lines:\n", err);
     sim_print_tail(log, 12, stderr);
     return 1;
   }
-  sim_run_info run = {pf->name, pf->path, nodes, rpn, nodes * rpn,
-                      (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)};
-  sim_report_table(stdout, &run, &r, o->phases);
+  *wall += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  return 0;
+}
+
+static int by_size(const void *a, const void *b)
+{
+  const sim_point *x = a, *y = b;
+  return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+}
+
+/* --algo best, simulated: one run per chosen algorithm over the sizes it won, the points
+ * then put back in size order. */
+static int simulate_best(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn,
+                         const int *winner, sim_results *r, double *wall)
+{
+  uint64_t *sizes = malloc(sizeof *sizes * (size_t)o->nsizes);
+  int status = sizes ? 0 : 1;
+  memset(r, 0, sizeof *r);
+  for (int a = 0; a < o->nalgos && status == 0; a++) {
+    sim_opts one = *o;
+    one.algos[0] = o->algos[a];
+    one.nalgos = 1;
+    one.sizes = sizes;
+    one.nsizes = 0;
+    for (int i = 0; i < o->nsizes; i++)
+      if (winner[i] == a)
+        sizes[one.nsizes++] = o->sizes[i];
+    sim_results part;
+    if (one.nsizes && (status = simulate(&one, bindir, pf, nodes, rpn, &part, wall)) == 0 &&
+        sim_results_append(r, &part) != 0)
+      status = 1;
+  }
+  free(sizes);
+  if (status == 0 && r->npoints > 1)
+    qsort(r->points, (size_t)r->npoints, sizeof *r->points, by_size);
+  return status;
+}
+
+/* Prints and writes a run's points. Returns 0, or 1 when a file cannot be written or a
+ * point did not verify. */
+static int report(const sim_opts *o, const sim_run_info *run, const sim_results *r)
+{
+  /* A single size is the interactive case: its phase breakdown is the interesting part. */
+  sim_report_table(stdout, run, r, o->phases || o->nsizes == 1);
   int status = 0;
-  if (o->json_path && sim_report_json(o->json_path, &run, &r) != 0) {
+  if (o->json_path && sim_report_json(o->json_path, run, r) != 0) {
     fprintf(stderr, "simallreduce: cannot write %s\n", o->json_path);
     status = 1;
   }
-  if (o->csv_path && sim_report_csv(o->csv_path, &run, &r) != 0) {
+  if (o->csv_path && sim_report_csv(o->csv_path, run, r) != 0) {
     fprintf(stderr, "simallreduce: cannot write %s\n", o->csv_path);
     status = 1;
   }
-  for (int i = 0; i < r.npoints; i++)
-    if (r.points[i].verified == 0) {
-      fprintf(stderr, "simallreduce: %s at %llu bytes did not verify (max abs error %g)\n", r.points[i].algo,
-              (unsigned long long)r.points[i].bytes, r.points[i].max_abs_err);
+  for (int i = 0; i < r->npoints; i++)
+    if (r->points[i].verified == 0) {
+      fprintf(stderr, "simallreduce: %s at %llu bytes did not verify (max abs error %g)\n", r->points[i].algo,
+              (unsigned long long)r->points[i].bytes, r->points[i].max_abs_err);
       status = 1;
     }
-  sim_results_free(&r);
   return status;
+}
+
+/* Simulates, predicts, or both (--mode), and reports. */
+static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int nodes, int rpn)
+{
+  sim_model m;
+  memset(&m, 0, sizeof m);
+  int use_model = o->mode != SIM_MODE_SIM || o->best;
+  if (use_model && sim_model_open(&m, o, pf, nodes, rpn) != 0 && (o->mode == SIM_MODE_MODEL || o->best)) {
+    fprintf(stderr, "simallreduce: no cost model for %s: %s\n", pf->name, m.why);
+    return 1;
+  }
+  int *winner = o->best ? calloc((size_t)o->nsizes, sizeof *winner) : NULL;
+  cost_range *ranges = o->best ? calloc((size_t)o->nsizes, sizeof *ranges) : NULL;
+  int nranges = 0, status = 0;
+  if (o->best && (!winner || !ranges || (nranges = sim_model_best(&m, o, winner, ranges)) < 0)) {
+    fprintf(stderr, "simallreduce: --algo best: no prediction at any size\n");
+    status = 1;
+  }
+  sim_results r;
+  memset(&r, 0, sizeof r);
+  double wall = 0;
+  if (status == 0 && o->mode == SIM_MODE_MODEL)
+    status = sim_model_results(&m, o, rpn, winner, &r) ? 1 : 0;
+  else if (status == 0)
+    status = o->best ? simulate_best(o, bindir, pf, nodes, rpn, winner, &r, &wall)
+                     : simulate(o, bindir, pf, nodes, rpn, &r, &wall);
+  for (int i = 0; status == 0 && o->mode == SIM_MODE_BOTH && i < r.npoints; i++)
+    sim_model_point(&m, &r.points[i]);
+  sim_report_models rm = {o->mode, use_model ? &m : NULL, ranges, nranges, o->algos, o->allow_sparse};
+  sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, wall, &rm};
+  if (status == 0)
+    status = report(o, &info, &r);
+  sim_results_free(&r);
+  sim_model_close(&m);
+  free(winner);
+  free(ranges);
+  return status;
+}
+
+/* An output file that cannot be written is a mistake in the command line: say so before
+ * simulating rather than after. */
+static int check_writable(const char *path, char *err, size_t errlen)
+{
+  FILE *f = path ? fopen(path, "a") : NULL;
+  if (!path || f) {
+    if (f)
+      fclose(f);
+    return 0;
+  }
+  snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+  return -1;
 }
 
 int main(int argc, char **argv)
@@ -155,6 +251,10 @@ int main(int argc, char **argv)
   if (o.action == SIM_LIST_PLATFORMS)
     return list_platforms(pdir);
 
+  if (check_writable(o.json_path, err, sizeof err) != 0 || check_writable(o.csv_path, err, sizeof err) != 0) {
+    sim_cli_free(&o);
+    return bad_input(err);
+  }
   sim_platform pf;
   int status = 2, nodes = o.nodes, rpn = o.ranks_per_node;
   char *path = sim_platform_resolve(o.platform, pdir, err, sizeof err);
@@ -162,11 +262,12 @@ int main(int argc, char **argv)
     sim_cli_free(&o);
     return bad_input(err);
   }
-  if (sim_platform_load(path, &pf, err, sizeof err) != 0 || sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 ||
+  int flags = o.mode != SIM_MODE_SIM || o.best ? SIM_LOAD_NET : 0;
+  if (sim_platform_load_ex(path, flags, &pf, err, sizeof err) != 0 || sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 ||
       check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0)
     bad_input(err);
   else
-    status = simulate(&o, bindir, &pf, nodes, rpn);
+    status = run(&o, bindir, &pf, nodes, rpn);
   free(path);
   sim_platform_free(&pf);
   sim_cli_free(&o);

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "../models/cost_net.h"
+
 typedef struct {
   char *name; /* SimGrid host name, e.g. node3-gpu5 */
   int node;   /* the host's "node" property */
@@ -18,7 +20,17 @@ typedef struct {
   int nnodes;
   int *node_first; /* index in hosts of each node's first host */
   int *node_size;  /* GPUs in each node */
+  /* with SIM_LOAD_NET: the network as the cost models see it */
+  int has_net;
+  cost_net net;
+  char net_err[256]; /* why has_net is 0 */
+  int host_or;       /* node 0's first GPU sets smpi/or itself (it then wins over --cfg) */
+  /* the platform's own <config> values of SMPI's string settings, NULL when it sets none */
+  char *cfg_lat_factor, *cfg_bw_factor;
 } sim_platform;
+
+/* sim_platform_load_ex flags: also probe the network for the cost models. */
+#define SIM_LOAD_NET 1
 
 /* Finds the file for a --platform argument: a path as given, or a bare name ("tencent16" or
  * "tencent16.xml") looked up in dir. Returns a malloc'd path, or NULL with err filled. */
@@ -27,6 +39,22 @@ char *sim_platform_resolve(const char *arg, const char *dir, char *err, size_t e
 /* Loads the file with SimGrid (in a child process, so that a file SimGrid cannot parse is
  * reported, not fatal) and groups its hosts. Returns 0, or -1 with err filled. */
 int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errlen);
+int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *err, size_t errlen);
+
+/* The host lines the loader's child prints ("@host<TAB>name<TAB>node"), grouped into pf
+ * (whose path names the file in messages). Returns 0, or -1 with err. */
+int sim_platform_parse_hosts(const char *out, sim_platform *pf, char *err, size_t errlen);
+
+/* SimGrid's first error line in the child's output, without its "[time] file:line:
+ * [category/ERROR] " prefix, or a generic reason. */
+void sim_platform_reason(const char *out, char *err, size_t errlen);
+
+/* In the loader's child, once the platform is loaded: prints the network's links, routes,
+ * properties and settings for sim_platform_net_parse. */
+void sim_platform_probe(const sim_platform *grouped);
+
+/* In the parent: reads the probe's lines back into pf->net. Returns 0, or -1 with err. */
+int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t errlen);
 
 /* Groups a host list (names and node properties already set) into nodes; used by the loader
  * and by tests. Takes ownership of hosts. Returns 0, or -1 with err filled. */

@@ -67,5 +67,8 @@ void sim_platform_free(sim_platform *pf)
   free(pf->node_size);
   free(pf->path);
   free(pf->name);
+  free(pf->cfg_lat_factor);
+  free(pf->cfg_bw_factor);
+  cost_net_free(&pf->net);
   memset(pf, 0, sizeof *pf);
 }

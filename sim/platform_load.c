@@ -48,21 +48,32 @@ char *sim_platform_resolve(const char *arg, const char *dir, char *err, size_t e
 }
 
 /* In the child: list every host as "@host<TAB>name<TAB>node" on fd 1, SimGrid's own
- * messages going to the same pipe. */
-static void list_hosts(const char *path)
+ * messages going to the same pipe; with SIM_LOAD_NET, then probe the network (its settings
+ * reach the parent as SimGrid's "Configuration change" lines, hence the info level). */
+static void list_hosts(const char *path, int flags)
 {
-  char prog[] = "simallreduce", quiet[] = "--log=xbt_cfg.thres:warning";
-  char *argv[] = {prog, quiet, NULL};
+  char prog[] = "simallreduce", quiet[] = "--log=xbt_cfg.thres:warning", info[] = "--log=xbt_cfg.thres:info";
+  char *argv[] = {prog, flags & SIM_LOAD_NET ? info : quiet, NULL};
   int argc = 2;
   simgrid_init(&argc, argv);
   simgrid_load_platform(path);
   sg_host_t *hosts = sg_host_list();
-  for (size_t i = 0; i < sg_host_count(); i++) {
+  size_t n = sg_host_count();
+  sim_host *mine = flags & SIM_LOAD_NET ? calloc(n ? n : 1, sizeof *mine) : NULL;
+  for (size_t i = 0; i < n; i++) {
     const char *node = sg_host_get_property_value(hosts[i], "node");
     printf("@host\t%s\t%s\n", sg_host_get_name(hosts[i]), node ? node : "");
+    if (mine) {
+      mine[i].name = strdup(sg_host_get_name(hosts[i]));
+      mine[i].node = node ? atoi(node) : -1;
+    }
   }
   fflush(stdout);
   free(hosts);
+  sim_platform pf = {.path = (char *)path};
+  char err[256];
+  if (mine && sim_platform_group(&pf, mine, (int)n, err, sizeof err) == 0)
+    sim_platform_probe(&pf);
 }
 
 static char *read_all(int fd)
@@ -90,55 +101,12 @@ static char *read_all(int fd)
   return NULL;
 }
 
-/* SimGrid's first error line, without its "[time] file:line: [category/ERROR] " prefix. */
-static void simgrid_reason(const char *out, char *err, size_t errlen)
-{
-  for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-    const char *eol = strchr(line, '\n'), *tag = strstr(line, "ERROR] ");
-    if (!tag || (eol && tag > eol))
-      tag = strstr(line, "CRITICAL] ");
-    if (tag && (!eol || tag < eol)) {
-      tag = strchr(tag, ' ') + 1;
-      int len = eol ? (int)(eol - tag) : (int)strlen(tag);
-      snprintf(err, errlen, "%.*s", len, tag);
-      return;
-    }
-  }
-  snprintf(err, errlen, "SimGrid could not load it");
-}
-
-static int parse_hosts(const char *out, sim_platform *pf, char *err, size_t errlen)
-{
-  int n = 0;
-  for (const char *c = strstr(out, "@host\t"); c; c = strstr(c + 1, "@host\t"))
-    n++;
-  sim_host *hosts = calloc((size_t)(n ? n : 1), sizeof *hosts);
-  if (!hosts) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
-  int i = 0;
-  for (const char *c = strstr(out, "@host\t"); c; c = strstr(c + 1, "@host\t"), i++) {
-    const char *name = c + 6, *tab = strchr(name, '\t'), *eol = tab ? strchr(tab, '\n') : NULL;
-    if (!tab || !eol)
-      break;
-    hosts[i].name = strndup(name, (size_t)(tab - name));
-    char *end;
-    long node = strtol(tab + 1, &end, 10);
-    if (end == tab + 1 || end != eol || node < 0 || node > 1 << 20) {
-      snprintf(err, errlen, "host %s in %s has no valid 'node' property (each GPU host needs <prop id=\"node\" value=\"i\"/>)",
-               hosts[i].name ? hosts[i].name : "?", pf->path);
-      for (int k = 0; k <= i; k++)
-        free(hosts[k].name);
-      free(hosts);
-      return -1;
-    }
-    hosts[i].node = (int)node;
-  }
-  return sim_platform_group(pf, hosts, i, err, errlen);
-}
-
 int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errlen)
+{
+  return sim_platform_load_ex(path, 0, pf, err, errlen);
+}
+
+int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *err, size_t errlen)
 {
   memset(pf, 0, sizeof *pf);
   pf->path = strdup(path);
@@ -157,7 +125,7 @@ int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errl
     close(fds[0]);
     dup2(fds[1], 1);
     dup2(fds[1], 2);
-    list_hosts(path);
+    list_hosts(path, flags);
     _exit(0);
   }
   close(fds[1]);
@@ -172,11 +140,14 @@ int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errl
     snprintf(err, errlen, "cannot load platform %s: %s", path, pid < 0 ? strerror(errno) : "out of memory");
   } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     char why[400];
-    simgrid_reason(out, why, sizeof why);
+    sim_platform_reason(out, why, sizeof why);
     snprintf(err, errlen, "malformed platform %s: %s", path, why);
   } else {
-    rc = parse_hosts(out, pf, err, errlen);
+    rc = sim_platform_parse_hosts(out, pf, err, errlen);
   }
+  /* a platform the models cannot read still simulates: say why, do not fail */
+  if (rc == 0 && (flags & SIM_LOAD_NET))
+    pf->has_net = sim_platform_net_parse(out, pf, pf->net_err, sizeof pf->net_err) == 0;
   free(out);
   return rc;
 }

@@ -2,6 +2,7 @@
 #include "results.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,26 +27,72 @@ static void str(const cJSON *o, const char *key, char *dst, size_t len, int *ok)
   snprintf(dst, len, "%s", v->valuestring);
 }
 
+void sim_point_no_model(sim_point *p)
+{
+  p->model_s = p->nccl_ring_s = p->nccl_tree_s = NAN;
+  p->model_nphases = 0;
+  p->nccl_ring_proto = p->nccl_tree_proto = -1;
+}
+
+int sim_results_append(sim_results *a, sim_results *b)
+{
+  if (!a->points) { /* the first part also brings the run's header fields */
+    *a = *b;
+    b->points = NULL;
+    b->npoints = 0;
+    return 0;
+  }
+  sim_point *pts = realloc(a->points, sizeof *pts * (size_t)(a->npoints + b->npoints + 1));
+  if (!pts)
+    return -1;
+  memcpy(pts + a->npoints, b->points, sizeof *pts * (size_t)b->npoints);
+  a->points = pts;
+  a->npoints += b->npoints;
+  sim_results_free(b);
+  return 0;
+}
+
+/* A whole number in [0, hi] (a count, a size), or *ok cleared: the file is the runner's,
+ * but a double outside an integer's range must never be converted to one. */
+static double whole(const cJSON *o, const char *key, double hi, int *ok)
+{
+  double v = num(o, key, ok);
+  if (!(v >= 0 && v <= hi) || v != floor(v)) {
+    *ok = 0;
+    return 0;
+  }
+  return v;
+}
+
 static int read_point(const cJSON *o, sim_point *p)
 {
   int ok = cJSON_IsObject(o);
+  p->simulated = 1;
+  sim_point_no_model(p);
   str(o, "algo", p->algo, sizeof p->algo, &ok);
   str(o, "dtype", p->dtype, sizeof p->dtype, &ok);
-  p->bytes = (uint64_t)num(o, "bytes", &ok);
-  p->count = (uint64_t)num(o, "count", &ok);
+  p->bytes = (uint64_t)whole(o, "bytes", 9007199254740992.0, &ok);
+  p->count = (uint64_t)whole(o, "count", 9007199254740992.0, &ok);
   p->time_s = num(o, "time_s", &ok);
   p->time_min_s = num(o, "time_min_s", &ok);
   p->time_max_s = num(o, "time_max_s", &ok);
   p->max_abs_err = num(o, "max_abs_err", &ok);
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verified");
   p->verified = cJSON_IsBool(v) ? cJSON_IsTrue(v) : -1;
+  const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "k"), *rel = cJSON_GetObjectItemCaseSensitive(o, "sparse_rel_err");
+  p->sparse = cJSON_IsNumber(k);
+  if (p->sparse) {
+    p->k = (long long)whole(o, "k", 9007199254740992.0, &ok);
+    p->density = num(o, "density", &ok);
+  }
+  p->sparse_rel_err = cJSON_IsNumber(rel) ? rel->valuedouble : -1;
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
   if (cJSON_IsString(e))
     snprintf(p->error, sizeof p->error, "%s", e->valuestring);
   const cJSON *ph = cJSON_GetObjectItemCaseSensitive(o, "phases"), *it;
   cJSON_ArrayForEach(it, ph)
   {
-    if (p->nphases == SIM_MAX_PHASES || !cJSON_IsNumber(it))
+    if (p->nphases == SIM_MAX_PHASES || !cJSON_IsNumber(it) || !it->string)
       break;
     snprintf(p->phase_name[p->nphases], sizeof p->phase_name[0], "%s", it->string);
     p->phase_s[p->nphases++] = it->valuedouble;
@@ -83,20 +130,31 @@ int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen)
     snprintf(err, errlen, "the simulation wrote no result file");
     return -1;
   }
-  cJSON *root = cJSON_Parse(text);
+  int rc = sim_results_parse(text, r, err, errlen);
   free(text);
+  return rc;
+}
+
+int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen)
+{
+  memset(r, 0, sizeof *r);
+  cJSON *root = cJSON_Parse(text);
   const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, "points"), *it;
   const cJSON *comp = cJSON_GetObjectItemCaseSensitive(root, "compute");
   int ok = cJSON_IsArray(pts) && cJSON_IsObject(comp);
   if (ok) {
     str(root, "mode", r->mode, sizeof r->mode, &ok);
-    r->ranks = (int)num(root, "ranks", &ok);
-    r->ranks_per_node = (int)num(root, "ranks_per_node", &ok);
+    r->ranks = (int)whole(root, "ranks", 1 << 24, &ok);
+    r->ranks_per_node = (int)whole(root, "ranks_per_node", 1 << 24, &ok);
     r->reduce_bw = num(comp, "reduce_bw", &ok);
     r->reduce_lat = num(comp, "reduce_lat", &ok);
     r->copy_bw = num(comp, "copy_bw", &ok);
     r->topk_a = num(comp, "topk_a", &ok);
     r->topk_b = num(comp, "topk_b", &ok);
+    r->mstopk_a = num(comp, "mstopk_a", &ok);
+    r->mstopk_b = num(comp, "mstopk_b", &ok);
+    r->scatter_a = num(comp, "scatter_a", &ok);
+    r->scatter_b = num(comp, "scatter_b", &ok);
     r->points = calloc((size_t)cJSON_GetArraySize(pts) + 1, sizeof *r->points);
     ok = ok && r->points;
   }

@@ -18,18 +18,38 @@ typedef struct {
   char phase_name[SIM_MAX_PHASES][32];
   double phase_s[SIM_MAX_PHASES];
   char error[64]; /* empty unless the runner reported one */
+  int sparse;     /* a top-k algorithm: density and k apply */
+  double density;
+  long long k;           /* elements chosen per selection */
+  double sparse_rel_err; /* verified sparse results: distance from the dense sum, else -1 */
+  /* cost models (NaN when not asked for or not available) */
+  int simulated;         /* 0: a model-only point, time_s means nothing */
+  double model_s;
+  int model_nphases;
+  char model_phase_name[SIM_MAX_PHASES][32];
+  double model_phase_s[SIM_MAX_PHASES];
+  double nccl_ring_s, nccl_tree_s; /* NCCL's own model for the same ranks and size */
+  int nccl_ring_proto, nccl_tree_proto;
 } sim_point;
 
 typedef struct {
-  char mode[16]; /* "simulated" or "measured" */
+  char mode[16]; /* "simulated", "measured", or "model" (no simulation) */
   int ranks, ranks_per_node;
-  double reduce_bw, reduce_lat, copy_bw, topk_a, topk_b;
+  double reduce_bw, reduce_lat, copy_bw, topk_a, topk_b, mstopk_a, mstopk_b, scatter_a, scatter_b;
   sim_point *points;
   int npoints;
 } sim_results;
 
+/* Clears a point's model fields (to NaN: none). */
+void sim_point_no_model(sim_point *p);
+
+/* Appends b's points to a (b's points are moved). Returns 0 or -1 (out of memory). */
+int sim_results_append(sim_results *a, sim_results *b);
+
 /* Reads a runner result file. Returns 0, or -1 with err filled. */
 int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen);
+/* The same from the file's text. */
+int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen);
 void sim_results_free(sim_results *r);
 
 #endif

@@ -1,5 +1,6 @@
 /* tmpdir.c: the run's private temporary directory. Hostfile, result, log and smpirun's own
- * files all go there, so two runs never collide and nothing is left behind. */
+ * files all go there, so two runs never collide and nothing is left behind, even when the
+ * run is interrupted. */
 #define _XOPEN_SOURCE 700
 #include "tmpdir.h"
 
@@ -9,9 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char dir[4096];
+static volatile pid_t watched; /* the simulation's process group, or 0 */
+
+void sim_tmpdir_watch(pid_t group) { watched = group; }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -29,8 +34,15 @@ void sim_tmpdir_remove(void)
   dir[0] = '\0';
 }
 
+/* The simulation runs in a process group of its own (launch.c), so a Ctrl-C at the terminal
+ * reaches the driver alone: stop the simulation, wait for it, then clean up. */
 static void on_signal(int sig)
 {
+  if (watched > 0) {
+    kill(-watched, SIGTERM);
+    kill(watched, SIGTERM);
+    waitpid(watched, NULL, 0);
+  }
   sim_tmpdir_remove();
   signal(sig, SIG_DFL);
   raise(sig);

@@ -179,6 +179,42 @@ START_TEST(osu_allreduce_with_ranks)
 }
 END_TEST
 
+/* Found by fuzzing: numbers too large for the integer fields they fill (nccl-tests' #wrong,
+ * osu_allreduce's iterations) were converted anyway, which is undefined behaviour. They are
+ * garbage lines now. */
+START_TEST(numbers_out_of_integer_range)
+{
+  char *log = read_file(NCCL_LOG), *row = strstr(log, " float "), *bad = malloc(strlen(log) + 64);
+  ck_assert_ptr_nonnull(row);
+  while (row > log && row[-1] != '\n') /* back to the start of that first data row */
+    row--;
+  row--;
+  /* the first data row with its out-of-place #wrong replaced by 6.7e110 */
+  char *eol = strchr(row + 1, '\n'), line[512];
+  snprintf(line, sizeof line, "%.*s", (int)(eol - row - 1), row + 1);
+  char *tok[16], *save = NULL;
+  int n = 0;
+  for (char *t = strtok_r(line, " ", &save); t && n < 16; t = strtok_r(NULL, " ", &save))
+    tok[n++] = t;
+  ck_assert_int_ge(n, 12);
+  tok[n == 13 ? 8 : 7] = "6.7e110"; /* the out-of-place #wrong */
+  sprintf(bad, "%.*s\n", (int)(row - log), log);
+  for (int i = 0; i < n; i++)
+    sprintf(bad + strlen(bad), "%s ", tok[i]);
+  strcat(bad, eol);
+  cal_data d = {0};
+  ck_assert_int_eq(import_text(1, bad, &defaults, &d), CAL_EPARSE);
+  cal_data_free(&d);
+  ck_assert_int_eq(import_text(0, "# OSU MPI Allreduce Latency Test v7.3\n# Size Avg Latency(us) Min Max Iterations\n"
+                                  "4 1.0 0.9 1.1 1e40\n",
+                               &defaults, &d),
+                   CAL_EPARSE);
+  cal_data_free(&d);
+  free(bad);
+  free(log);
+}
+END_TEST
+
 START_TEST(osu_garbage_and_truncation)
 {
   cal_data d = {0};
@@ -203,6 +239,7 @@ int main(void)
   Suite *s = suite_create("calib_import");
   CHECK_CASE(s, "nccl-tests", 10, nccl_tests_log_imports_every_row, older_nccl_tests_formats_and_chatter,
              nccl_tests_garbage_names_the_line, truncated_nccl_tests_logs);
-  CHECK_CASE(s, "osu", 10, osu_latency_and_bw, osu_allreduce_with_ranks, osu_garbage_and_truncation);
+  CHECK_CASE(s, "osu", 10, osu_latency_and_bw, osu_allreduce_with_ranks, osu_garbage_and_truncation,
+             numbers_out_of_integer_range);
   return check_run(s);
 }

@@ -180,10 +180,27 @@ START_TEST(validate_writes_table_json_csv_and_headroom)
   ck_assert_double_eq_tol(num(sum, "median_abs_err"), 0.1, 1e-9);
   ck_assert_double_eq_tol(num(sum, "max_abs_err"), 0.2, 1e-9);
   ck_assert_double_eq_tol(num(sum, "geomean_abs_err"), cbrt(0.1 * 0.2 * CAL_VAL_GEOMEAN_FLOOR), 1e-9);
+  ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(sum, "model"))); /* hier has none */
   const cJSON *head = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v, "cpu_headroom"), 0);
   ck_assert_double_eq_tol(num(head, "speedup"), 2.0, 1e-9);
   const cJSON *pb = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v, "published"), 0);
   ck_assert_double_eq_tol(num(pb, "error"), -0.025, 1e-9);
+  cJSON_Delete(v);
+
+  /* with a model time at every point, the model gets its own summary */
+  char s2[128];
+  put(s2, sizeof s2, "s2.json",
+      "{\"nodes\": 4, \"ranks_per_node\": 2, \"results\": ["
+      "{\"algo\": \"ring\", \"bytes\": 1024, \"time_s\": 0.0033, \"model_time_s\": 0.0036},"
+      "{\"algo\": \"ring\", \"bytes\": 1048576, \"time_s\": 0.08, \"model_time_s\": 0.1},"
+      "{\"algo\": \"hier\", \"bytes\": 1024, \"time_s\": 0.002, \"model_time_s\": 0.0021}]}");
+  r = cli_simcalib("validate --measured %s --simulated %s -o %s", m, s2, out);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  ck_assert_ptr_nonnull(strstr(r.out, "cost model against the measurement: median |error| 5.0%, geometric mean"));
+  cli_result_free(&r);
+  v = load(out);
+  const cJSON *msum = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "summary"), "model");
+  ck_assert_double_eq_tol(num(msum, "max_abs_err"), 0.2, 1e-9);
   cJSON_Delete(v);
 
   char *text = cal_read_text(csv);

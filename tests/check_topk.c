@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../algos/sparse_ref.h"
 #include "../algos/topk_select.h"
 #include "check_util.h"
 
@@ -144,11 +145,57 @@ START_TEST(seeded_band_choice_is_reproducible)
 }
 END_TEST
 
+/* At density 1 both sparse semantics keep everything: the reference is the dense sum. Below
+ * 1 it keeps exactly what the selections choose. */
+START_TEST(sparse_references)
+{
+  int shapes[][2] = {{1, 1}, {3, 1}, {2, 8}, {3, 3}};
+  for (int s = 0; s < 4; s++)
+    for (int d = 0; d < 2; d++) {
+      ar_dtype dt = d ? AR_FP16 : AR_FP32;
+      int ranks = shapes[s][0] * shapes[s][1];
+      ar_pattern pat;
+      ar_pattern_init(&pat, ranks, dt);
+      size_t count = 1001;
+      uint16_t ref[1001 * 2];
+      for (int a = 0; a < 2; a++) {
+        const char *algo = a ? "hitopk" : "topk";
+        ck_assert_int_eq(ar_sparse_reference(algo, &pat, ranks, shapes[s][1], count, dt, 1.0, ref), 0);
+        ck_assert(ar_pattern_max_err(&pat, ref, count, dt) == 0);
+        ck_assert(ar_sparse_rel_err(&pat, ref, count, dt) == 0);
+        /* at 1% a few elements per selection are kept, the rest is zero */
+        ck_assert_int_eq(ar_sparse_reference(algo, &pat, ranks, shapes[s][1], count, dt, 0.01, ref), 0);
+        size_t nonzero = 0;
+        for (size_t i = 0; i < count; i++)
+          nonzero += ar_get(ref, i, dt) != 0;
+        size_t most = a ? (size_t)(ranks / shapes[s][1]) * (size_t)shapes[s][1] * ar_topk_k(count / (size_t)shapes[s][1] + 1, 0.01)
+                        : (size_t)ranks * ar_topk_k(count, 0.01);
+        ck_assert_uint_gt(nonzero, 0);
+        ck_assert_uint_le(nonzero, most);
+        ck_assert(ar_sparse_rel_err(&pat, ref, count, dt) > 0);
+      }
+    }
+  ck_assert_int_eq(ar_sparse_reference("ring", NULL, 1, 1, 0, AR_FP32, 1.0, NULL), -1);
+}
+END_TEST
+
+START_TEST(k_rule)
+{
+  ck_assert_uint_eq(ar_topk_k(0, 0.01), 0);
+  ck_assert_uint_eq(ar_topk_k(10, 0.01), 1);
+  ck_assert_uint_eq(ar_topk_k(1000, 0.01), 10);
+  ck_assert_uint_eq(ar_topk_k(1049, 0.01), 10);
+  ck_assert_uint_eq(ar_topk_k(1050, 0.01), 11);
+  ck_assert_uint_eq(ar_topk_k(7, 1.0), 7);
+  ck_assert(ar_topk_seed(0, 1) != ar_topk_seed(1, 0));
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("topk");
   CHECK_CASE(s, "topk", 60, mstopk_returns_exactly_k_and_keeps_all_above_threshold,
              mstopk_matches_exact_on_distinct_magnitudes, exact_topk_against_a_full_sort, ties_and_degenerate_inputs,
-             fp16_input, seeded_band_choice_is_reproducible);
+             fp16_input, seeded_band_choice_is_reproducible, sparse_references, k_rule);
   return check_run(s);
 }

@@ -27,11 +27,16 @@ static char *slurp(const char *path)
 
 cli_result cli_run(const char *args, int want_json)
 {
+  const char *bin = getenv("SIMALLREDUCE_BIN");
+  return cli_run_bin(bin ? bin : "bin/simallreduce", args, want_json);
+}
+
+cli_result cli_run_bin(const char *bin, const char *args, int want_json)
+{
   cli_result r = {-1, NULL, NULL, NULL};
   char dir[] = "/tmp/cli_run.XXXXXX";
   if (!mkdtemp(dir))
     return r;
-  const char *bin = getenv("SIMALLREDUCE_BIN") ? getenv("SIMALLREDUCE_BIN") : "bin/simallreduce";
   size_t n = strlen(args) + strlen(bin) + 3 * sizeof dir + 64;
   char *cmd = malloc(n), path[64];
   snprintf(cmd, n, "%s %s%s%s%s >%s/out 2>%s/err", bin, args, want_json ? " --json " : "", want_json ? dir : "",
@@ -69,10 +74,8 @@ cli_result cli_simcalib(const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(args, sizeof args, fmt, ap);
   va_end(ap);
-  setenv("SIMALLREDUCE_BIN", "bin/simcalib", 1);
-  cli_result r = cli_run(args, 0);
-  unsetenv("SIMALLREDUCE_BIN");
-  return r;
+  const char *bin = getenv("SIMCALIB_BIN");
+  return cli_run_bin(bin ? bin : "bin/simcalib", args, 0);
 }
 
 cJSON *cli_load_json(const char *path)

@@ -14,9 +14,12 @@ typedef struct {
 /* Runs "bin/simallreduce <args> --json <tmp>" (args is one shell-quoted string); with
  * want_json = 0 no --json is added. */
 cli_result cli_run(const char *args, int want_json);
+/* The same for another binary. */
+cli_result cli_run_bin(const char *bin, const char *args, int want_json);
 void cli_result_free(cli_result *r);
 
-/* Runs "bin/simcalib <args>", args formatted like printf; no --json is added. */
+/* Runs "bin/simcalib <args>" ($SIMCALIB_BIN when set), args formatted like printf; no --json
+ * is added. */
 cli_result cli_simcalib(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The JSON document in a file, or NULL when it cannot be read or parsed. */

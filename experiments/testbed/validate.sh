@@ -198,21 +198,13 @@ say "testbed removed; calibrating compute kernels, fitting, simulating"
 "$bin/simcalib" check --platform "$work/testbed.xml" --measured "$work/pingpong.json" --tol 1 \
   -o "$work/check.json" >"$work/check.txt" || say "the ping-pong check failed (see $work/check.txt)"
 
-# ---- simulate exactly the measured points ----
+# ---- simulate exactly the measured points (with the cost model's time beside them) ----
 set --
-model_mode=no
-"$bin/simallreduce" --help 2>&1 | grep -q -- '--mode' && model_mode=yes
 for s in $SIZES; do
   "$bin/simallreduce" --platform "$work/testbed.xml" --algo "$ALGOS" --size "$s" --ranks-per-node "$TB_RANKS" \
-    --json "$work/simulated_$s.json" >/dev/null
+    --mode both --json "$work/simulated_$s.json" >/dev/null
   set -- "$@" --measured "$work/measured_$s.json" --simulated "$work/simulated_$s.json"
-  if [ "$model_mode" = yes ]; then
-    "$bin/simallreduce" --mode model --platform "$work/testbed.xml" --algo "$ALGOS" --size "$s" \
-      --ranks-per-node "$TB_RANKS" --json "$work/model_$s.json" >/dev/null
-    set -- "$@" --model "$work/model_$s.json"
-  fi
 done
-[ "$model_mode" = yes ] || say "simallreduce has no --mode model here: model_s is null"
 
 # ---- published figures: the sources' numbers, simulated on their platforms ----
 "$bin/simallreduce" --platform baidu40.xml --algo ring --size 1144M --json "$work/baidu.json" >/dev/null
@@ -224,6 +216,5 @@ echo
   --headroom "$work/headroom.json" --headroom-factor 2 \
   --published "Baidu [Baidu17]: ring, 5 nodes x 8 GPUs, 1.2 GB (estimate)=0.4:0.4:$work/baidu.json" \
   --published "PFN [PFN18]: MN-1, 8 nodes x 1 process, 256 MB=0.08:0.1:$work/mn1.json"
-gnuplot -e "csv='$out_csv'; png='$out_png'; title='$TB_HOSTS hosts x $TB_RANKS ranks, $TB_RATE links'" \
-  "$top/plots/validation.gp"
+"$top/plots/plot.sh" validation 2>/dev/null
 say "wrote $out_json, $out_csv and $out_png"

@@ -1,0 +1,65 @@
+/* sparse.c: selection, scatter-add and pair exchange for the top-k algorithms, each doing
+ * the real work on real data and charging its device time from the platform. */
+#include "sparse.h"
+
+#include <string.h>
+
+
+long ar_select(const ar_params *p, ar_selector how, const void *x, size_t len, ar_dtype dt, size_t k, uint64_t seed,
+               uint32_t *idx, void *vals)
+{
+  size_t n = k < len ? k : len;
+  if (n == 0)
+    return 0;
+  if (p->real_data) {
+    n = how == AR_SELECT_EXACT ? ar_topk_exact(x, len, dt, k, idx)
+                               : ar_mstopk(x, len, dt, k, AR_MSTOPK_SAMPLINGS, seed, idx, NULL);
+    if (n == (size_t)-1)
+      return AR_ENOMEM;
+    size_t es = ar_dtype_size(dt);
+    for (size_t i = 0; i < n; i++)
+      memcpy(ar_at(vals, i, dt), ar_cat(x, idx[i], dt), es);
+  }
+  const ar_compute *c = &p->compute;
+  ar_charge(how == AR_SELECT_EXACT ? c->topk_a + c->topk_b * (double)len
+                                   : c->mstopk_a + c->mstopk_b * (double)(len * ar_dtype_size(dt)));
+  return (long)n;
+}
+
+void ar_scatter_add(const ar_params *p, void *dst, const void *vals, const uint32_t *idx, size_t n, ar_dtype dt)
+{
+  if (n == 0)
+    return;
+  if (p->real_data) /* fp16 is added in fp32 arithmetic and stored as half after each add */
+    for (size_t i = 0; i < n; i++)
+      ar_set(dst, idx[i], dt, ar_get(dst, idx[i], dt) + ar_get(vals, i, dt));
+  ar_charge(p->compute.scatter_a + p->compute.scatter_b * (double)n);
+}
+
+void ar_zero(const ar_params *p, void *dst, size_t n, ar_dtype dt)
+{
+  if (n == 0)
+    return;
+  if (p->real_data)
+    memset(dst, 0, n * ar_dtype_size(dt));
+  /* a memset moves half the bytes of a copy of the same size */
+  if (p->compute.copy_bw > 0)
+    ar_charge((double)(n * ar_dtype_size(dt)) / (2 * p->compute.copy_bw));
+}
+
+int ar_allgather_pairs(const ar_params *p, MPI_Comm comm, const void *vals, const uint32_t *idx, size_t k,
+                       ar_dtype dt, void *allv, uint32_t *alli)
+{
+  ar_ring_spec r;
+  int rc = 0, size;
+  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS)
+    return AR_EMPI;
+  rc = ar_ring_plain(comm, 0, (size_t)size * k, &r);
+  if (rc)
+    return rc;
+  size_t slot = ar_ring_chunk_off(&r, r.pos + 1);
+  ar_copy(p, ar_at(allv, slot, dt), vals, k, dt);
+  ar_copy(p, ar_at(alli, slot, AR_I32), idx, k, AR_I32);
+  rc = ar_ring_allgather(allv, dt, comm, p, &r, 1);
+  return rc ? rc : ar_ring_allgather(alli, AR_I32, comm, p, &r, 1);
+}

@@ -1,0 +1,92 @@
+#!/bin/sh
+# bench.sh: simulation speed, measured side by side in one run; prints "name value" lines.
+# Wall times are whole commands as a user types them; the 128-rank comparison alternates
+# SMPI's own ring (lr) and ours so that load from other processes falls on both alike. The
+# reference is what a user would otherwise run: a plain SMPI program calling MPI_Allreduce
+# (MPI_SUM) with smpi/allreduce:lr. lr as simallreduce runs it (--algo mpi: the same
+# runner, sums charged instead of done) runs beside them, as a second reference.
+set -eu
+
+REPS=${BENCH_REPS:-5}                # alternating pairs for the 128-rank comparison, runs elsewhere
+REPS_1024=${BENCH_REPS_1024:-1}      # the 1024-rank run takes about a minute each
+LIMIT_1024=${BENCH_LIMIT_1024:-1200} # seconds before a 1024-rank run is given up
+PLAIN=${PLAIN:-bin/bench_plain_allreduce}
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+[ -x "$PLAIN" ] || { echo "bench: $PLAIN is missing (make bench builds it)" >&2; exit 2; }
+
+: >"$TMP/lr.w"
+: >"$TMP/ring.w"
+: >"$TMP/ratio"
+# tencent16's hosts, node-major, for the plain program
+n=0
+while [ "$n" -lt 16 ]; do
+  g=0
+  while [ "$g" -lt 8 ]; do
+    echo "node$n-gpu$g"
+    g=$((g + 1))
+  done
+  n=$((n + 1))
+done >"$TMP/hosts"
+: >"$TMP/plain.w"
+: >"$TMP/plainratio"
+
+# relative difference of two simulated times
+reldiff() { echo "$1 $2" | awk '{ d = $2 - $1; if (d < 0) d = -d; printf "%.3g\n", d / $1 }'; }
+
+i=0
+while [ "$i" -lt "$REPS" ]; do
+  lr=$(run lr --platform tencent16.xml --algo mpi --cfg smpi/allreduce:lr --size 100M --mode sim)
+  ring=$(run ring --platform tencent16.xml --algo ring --size 100M --mode sim)
+  plain=$(timed plain env TMPDIR="$TMP" smpirun -platform platforms/tencent16.xml -hostfile "$TMP/hosts" -np 128 \
+    --cfg=smpi/simulate-computation:no --cfg=smpi/allreduce:lr --log=root.thres:warning "$PLAIN" 104857600)
+  echo "$lr" >>"$TMP/lr.w"
+  echo "$ring" >>"$TMP/ring.w"
+  echo "$plain" >>"$TMP/plain.w"
+  echo "$lr $ring" | awk '{ printf "%.4f\n", $1 / $2 }' >>"$TMP/ratio"
+  echo "$plain $ring" | awk '{ printf "%.4f\n", $1 / $2 }' >>"$TMP/plainratio"
+  i=$((i + 1))
+done
+echo "ring128_speedup_vs_smpi_lr $(median <"$TMP/plainratio")"
+echo "ring128_simtime_rel_diff $(reldiff "$(cat "$TMP/plain.out")" "$(simtime "$TMP/ring.csv")")"
+echo "ring128_wall_s $(median <"$TMP/ring.w")"
+echo "smpi_lr128_wall_s $(median <"$TMP/plain.w")"
+echo "ring128_speedup_vs_mpi_algo_lr $(median <"$TMP/ratio")"
+echo "ring128_simtime_rel_diff_vs_mpi_algo_lr $(reldiff "$(simtime "$TMP/lr.csv")" "$(simtime "$TMP/ring.csv")")"
+echo "mpi_algo_lr128_wall_s $(median <"$TMP/lr.w")"
+
+: >"$TMP/big.w"
+: >"$TMP/big.m"
+i=0
+while [ "$i" -lt "$REPS_1024" ]; do
+  LIMIT=$LIMIT_1024 run big --platform mn1.xml --algo ring --size 256M --mode sim >>"$TMP/big.w"
+  [ -s "$TMP/big.csv" ] && cat "$TMP/big.rss" >>"$TMP/big.m"
+  i=$((i + 1))
+done
+echo "ring1024_wall_s $(median <"$TMP/big.w")"
+if [ -s "$TMP/big.m" ]; then
+  echo "ring1024_peak_mem_MiB $(awk '{ printf "%.0f\n", $1 / 1024 }' "$TMP/big.m" | median)"
+  echo "ring1024_simtime_s $(simtime "$TMP/big.csv")"
+else
+  echo "ring1024_peak_mem_MiB nan"
+fi
+
+: >"$TMP/model.w"
+i=0
+while [ "$i" -lt "$REPS" ]; do
+  run model --platform tencent16.xml --algo all --sizes 8:1G:1.02 --mode model >>"$TMP/model.w"
+  i=$((i + 1))
+done
+points=$(awk 'END { print NR - 1 }' "$TMP/model.csv")
+echo "$points $(median <"$TMP/model.w")" | awk '{ printf "model_points_per_s %.0f\n", $1 / $2 }'
+
+: >"$TMP/mission.w"
+: >"$TMP/all.w"
+i=0
+while [ "$i" -lt "$REPS" ]; do
+  run mission --platform tencent16.xml --algo hitopk >>"$TMP/mission.w"
+  run all --platform tencent16.xml --algo all >>"$TMP/all.w"
+  i=$((i + 1))
+done
+echo "mission_hitopk_wall_s $(median <"$TMP/mission.w")"
+echo "algo_all_wall_s $(median <"$TMP/all.w")"

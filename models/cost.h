@@ -1,0 +1,69 @@
+/* cost.h: closed-form cost models of the allreduce algorithms (pure C over GSL, no SimGrid):
+ * for every algorithm, the formula written atop its file in algos/, with the latencies,
+ * bandwidths and link sharing taken from the platform the simulation runs on. */
+#ifndef COST_H
+#define COST_H
+
+#include <stdint.h>
+
+#include "cost_error.h"
+#include "cost_nccl.h"
+#include "cost_net.h"
+
+/* Where the ranks sit and how the algorithms were asked to run. */
+typedef struct {
+  int nodes, rpn;         /* the first `nodes` nodes, the first `rpn` GPUs of each; node-major ranks */
+  int elem;               /* bytes per element */
+  uint64_t segment_bytes; /* trees' pipelining segment (--segment) */
+  int channels;           /* rings of the ring algorithm (--channels) */
+  double density;         /* top-k algorithms: fraction of elements selected (--density) */
+  double overlap;         /* hitopk: fraction of indices shared between nodes (--overlap) */
+} cost_shape;
+
+#define COST_MAX_PHASES 8
+
+/* A prediction: the time the runner would measure, split into the algorithm's own phases
+ * (the names it records); skew_s is the part of time_s that is the runner's start skew
+ * (folded into the first phase, as the runner's phase clock does). */
+typedef struct {
+  double time_s;
+  double skew_s;
+  int nphases;
+  const char *phase_name[COST_MAX_PHASES];
+  double phase_s[COST_MAX_PHASES];
+} cost_result;
+
+typedef struct cost_ctx cost_ctx;
+
+/* A model context for one platform and layout; it keeps what it derives from the routes
+ * (link loads of each algorithm's steps) so that predictions for many sizes are cheap.
+ * net must outlive it. Returns 0 or a COST_E* code. */
+int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out);
+void cost_ctx_free(cost_ctx *c);
+
+/* 1 when `algo` (a name of algos/algo_list.h) has a model. */
+int cost_has_model(const char *algo);
+
+/* Predicts one allreduce of `bytes` per rank. Returns 0, COST_ENOMODEL, or another code. */
+int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r);
+
+/* The parameters the models derived, for reports: per path class the latency and the
+ * seconds per byte of a message alone, and under the sharing the classes meet in the
+ * algorithms (a node's ranks sending across nodes at once). */
+typedef struct {
+  int ranks, nodes, rpn;
+  double alpha_intra, beta_intra;    /* local 0 to local 1 (NaN with one rank per node) */
+  double alpha_inter, beta_inter;    /* node 0 to node 1, GPU 0 to GPU 0 (NaN with one node) */
+  double beta_inter_shared;          /* per byte of each of rpn messages leaving a node together */
+  int nic_share;                     /* ranks of a node whose messages meet on one inter-node link */
+  double gamma, reduce_lat, copy_beta; /* seconds per byte summed, per sum, per byte copied */
+  double start_skew_s;               /* the runner's barrier releases rank 0 this much earlier */
+} cost_params;
+
+void cost_ctx_params(const cost_ctx *c, cost_params *p);
+
+/* The inputs of NCCL's model (cost_nccl.h) for this layout: the slowest hop of a ring
+ * through a node, and what a node's ranks send to another node together. */
+void cost_ctx_nccl_shape(const cost_ctx *c, cost_nccl_shape *s);
+
+#endif

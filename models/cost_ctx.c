@@ -1,0 +1,233 @@
+/* cost_ctx.c: the model context (layout, link ownership, the runner's start skew), the
+ * time of a hop and of device work, and the dispatch from algorithm names to models. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost_ctx.h"
+
+/* Links of route a that are also on route b (node 0's end of both). */
+static int common_links(const cost_route *a, const cost_route *b, int **out, int *n)
+{
+  *n = 0;
+  *out = malloc(sizeof(int) * (size_t)(a->n ? a->n : 1));
+  if (!*out)
+    return COST_ENOMEM;
+  for (int i = 0; i < a->n; i++)
+    for (int j = 0; j < b->n; j++)
+      if (a->link[i] == b->link[j]) {
+        (*out)[(*n)++] = a->link[i];
+        break;
+      }
+  return 0;
+}
+
+static int init_relabel(cost_ctx *c)
+{
+  const cost_net *net = c->net;
+  int pairs = net->gpus * net->gpus, rc = 0;
+  c->up = calloc((size_t)pairs, sizeof *c->up);
+  c->down = calloc((size_t)pairs, sizeof *c->down);
+  c->nup = calloc((size_t)pairs, sizeof *c->nup);
+  c->ndown = calloc((size_t)pairs, sizeof *c->ndown);
+  if (!c->up || !c->down || !c->nup || !c->ndown)
+    return COST_ENOMEM;
+  for (int i = 0; i < pairs && rc == 0; i++) {
+    rc = common_links(&net->inter[COST_R01][i], &net->inter[COST_R02][i], &c->up[i], &c->nup[i]);
+    if (rc == 0)
+      rc = common_links(&net->inter[COST_R10][i], &net->inter[COST_R20][i], &c->down[i], &c->ndown[i]);
+  }
+  return rc;
+}
+
+/* The runner times each point from a barrier (SMPI's default, linear: rank 0 collects a
+ * message from everyone, then releases each with an empty message), so rank i starts one
+ * empty message's delivery after rank 0. */
+static int init_skew(cost_ctx *c)
+{
+  c->skew = calloc((size_t)c->p, sizeof *c->skew);
+  if (!c->skew)
+    return COST_ENOMEM;
+  c->skew_max = c->skew_node0 = 0;
+  for (int i = 1; i < c->p; i++) {
+    cost_path p;
+    int rc = cost_path_of(c, 0, i, &p);
+    if (rc)
+      return rc;
+    double s = c->skew[i] = cost_hop_time(c, (cost_hop){p.lat, 0}, 0);
+    c->skew_max = s > c->skew_max ? s : c->skew_max;
+    if (i < c->shape.rpn)
+      c->skew_node0 = s > c->skew_node0 ? s : c->skew_node0;
+  }
+  return 0;
+}
+
+int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out)
+{
+  *out = NULL;
+  if (!net || !shape || shape->nodes < 1 || shape->rpn < 1 || shape->elem < 1 || shape->channels < 1)
+    return COST_EINVAL;
+  if (shape->nodes > net->nnodes || shape->rpn > net->gpus || net->nlinks < 1)
+    return COST_ELAYOUT;
+  cost_ctx *c = calloc(1, sizeof *c);
+  if (!c)
+    return COST_ENOMEM;
+  c->net = net;
+  c->shape = *shape;
+  c->p = shape->nodes * shape->rpn;
+  c->relabel = net->nnodes >= 3;
+  if (net->nnodes >= 2 && (!net->inter[COST_R01] || !net->inter[COST_R10]))
+    c->relabel = -1;
+  if (c->relabel == 1 && (!net->inter[COST_R02] || !net->inter[COST_R20]))
+    c->relabel = -1;
+  c->owners = c->relabel == 1 ? shape->nodes : 1;
+  int rc = c->relabel < 0 || !net->intra[0] ? COST_ENOROUTE : 0;
+  if (rc == 0 && c->relabel == 1)
+    rc = init_relabel(c);
+  if (rc == 0) {
+    c->load = calloc((size_t)net->nlinks * (size_t)c->owners, sizeof *c->load);
+    rc = c->load ? 0 : COST_ENOMEM;
+  }
+  if (rc == 0)
+    rc = init_skew(c);
+  if (rc) {
+    cost_ctx_free(c);
+    return rc;
+  }
+  *out = c;
+  return 0;
+}
+
+int cost_cache_keep(cost_ctx *c, int slot, void *data, void (*release)(void *), int rc, void **out)
+{
+  *out = NULL;
+  if (rc) {
+    if (data)
+      release(data);
+    return rc;
+  }
+  c->cache[slot] = *out = data;
+  c->cache_free[slot] = release;
+  return 0;
+}
+
+void cost_ctx_free(cost_ctx *c)
+{
+  if (!c)
+    return;
+  for (int i = 0; i < COST_NCACHE; i++)
+    if (c->cache[i] && c->cache_free[i])
+      c->cache_free[i](c->cache[i]);
+  for (int i = 0; c->up && i < c->net->gpus * c->net->gpus; i++) {
+    free(c->up[i]);
+    free(c->down[i]);
+  }
+  free(c->up);
+  free(c->down);
+  free(c->nup);
+  free(c->ndown);
+  free(c->load);
+  free(c->skew);
+  free(c);
+}
+
+double cost_hop_time(const cost_ctx *c, cost_hop h, double bytes)
+{
+  const cost_net *net = c->net;
+  double t = h.lat * cost_piecewise_at(&net->lat_factor, bytes) + bytes * h.kappa / cost_piecewise_at(&net->bw_factor, bytes);
+  return t + cost_recv_overhead(c, bytes);
+}
+
+double cost_recv_overhead(const cost_ctx *c, double bytes)
+{
+  /* SMPI charges it on messages sent eagerly only */
+  return bytes < c->net->detached_thresh ? cost_piecewise_at(&c->net->recv_overhead, bytes) : 0;
+}
+
+double cost_hops_time(const cost_ctx *c, const cost_hops *s, double bytes)
+{
+  double t = 0;
+  for (int i = 0; i < s->n; i++) {
+    double x = cost_hop_time(c, s->h[i], bytes);
+    t = x > t ? x : t;
+  }
+  return t;
+}
+
+double cost_sum_time(const cost_ctx *c, uint64_t elems)
+{
+  if (elems == 0 || c->net->reduce_bw <= 0)
+    return 0;
+  return c->net->reduce_lat + (double)elems * c->shape.elem / c->net->reduce_bw;
+}
+
+double cost_copy_time(const cost_ctx *c, uint64_t elems)
+{
+  return c->net->copy_bw > 0 ? (double)elems * c->shape.elem / c->net->copy_bw : 0;
+}
+
+void cost_result_init(cost_result *r) { memset(r, 0, sizeof *r); }
+
+void cost_result_phase(cost_result *r, const char *name, double s)
+{
+  r->time_s += s;
+  if (r->nphases > 0 && strcmp(r->phase_name[r->nphases - 1], name) == 0) {
+    r->phase_s[r->nphases - 1] += s;
+    return;
+  }
+  if (r->nphases == COST_MAX_PHASES)
+    return;
+  r->phase_name[r->nphases] = name;
+  r->phase_s[r->nphases++] = s;
+}
+
+typedef int (*cost_fn)(cost_ctx *, uint64_t, cost_result *);
+
+/* first_phase: what a dense algorithm records on one rank, where it only copies (NULL: the
+ * model handles one rank itself) */
+static const struct {
+  const char *name;
+  cost_fn fn;
+  const char *first_phase;
+} models[] = {
+    {"ring", cost_ring, "reduce-scatter"}, {"tree", cost_tree, "reduce"},
+    {"twotree", cost_twotree, "reduce"},   {"hier", cost_hier, "intra-rs"},
+    {"rhd", cost_rhd, "reduce-scatter"},   {"naive", cost_naive, "gather-reduce"},
+    {"topk", cost_topk, NULL},             {"hitopk", cost_hitopk, NULL},
+};
+
+int cost_has_model(const char *algo)
+{
+  for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+    if (strcmp(models[i].name, algo) == 0)
+      return 1;
+  return 0;
+}
+
+int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r)
+{
+  cost_result_init(r);
+  for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+    if (strcmp(models[i].name, algo) != 0)
+      continue;
+    uint64_t count = bytes / (uint64_t)c->shape.elem;
+    if (count == 0)
+      return 0;
+    if (c->p == 1 && models[i].first_phase) { /* a dense algorithm copies its input and returns */
+      cost_result_phase(r, models[i].first_phase, cost_copy_time(c, count));
+      return 0;
+    }
+    return models[i].fn(c, count, r);
+  }
+  return COST_ENOMODEL;
+}
+
+void cost_result_skew(cost_result *r, int phase, double s)
+{
+  if (phase < 0)
+    phase += r->nphases;
+  if (phase < 0 || phase >= r->nphases || s <= 0)
+    return;
+  r->phase_s[phase] += s;
+  r->time_s += s;
+  r->skew_s += s;
+}

@@ -1,0 +1,109 @@
+/* cost_ctx.h: the pieces the algorithm models share (internal to models/): paths between
+ * ranks, link loads of a set of messages in flight together, hop times, device work. */
+#ifndef COST_CTX_H
+#define COST_CTX_H
+
+#include "cost.h"
+
+#define COST_MAX_ROUTE 16  /* links of one route that can be shared */
+#define COST_MAX_CLASSES 4 /* distinct (latency, per-byte) hops kept per step */
+
+/* A message's path between two ranks: its shared links as keys (link index and the node
+ * that owns that copy of the link), and what it gets alone. */
+typedef struct {
+  double lat, bw;
+  double inv_bw; /* sum of 1/bandwidth over every link of the route */
+  int n;
+  int key[COST_MAX_ROUTE];
+} cost_path;
+
+typedef struct {
+  int src, dst;
+} cost_flow;
+
+/* One message under the sharing of its step: latency and seconds per byte (before SMPI's
+ * per-size factors). */
+typedef struct {
+  double lat, kappa;
+} cost_hop;
+
+/* The hops of a step that can be the slowest at some size (none slower in both terms). */
+typedef struct {
+  int n;
+  cost_hop h[COST_MAX_CLASSES];
+} cost_hops;
+
+/* Models that build per-layout data keep it here, freed with the context. */
+enum { COST_CACHE_RING, COST_CACHE_HIER, COST_CACHE_TOPK, COST_CACHE_RHD, COST_CACHE_NAIVE, COST_CACHE_TREE, COST_CACHE_TWOTREE,
+       COST_NCACHE };
+
+struct cost_ctx {
+  const cost_net *net;
+  cost_shape shape;
+  int p;          /* ranks */
+  int owners;     /* node copies of each link: layout nodes, or 1 when links are exact objects */
+  int relabel;    /* 1: routes of nodes 0..2 stand for every pair of nodes */
+  int **up, **down, *nup, *ndown; /* relabel mode: [j * gpus + k] node-0 links of a route's two ends */
+  double *load;   /* per key: messages on it in the step being evaluated */
+  double skew_max;           /* the largest barrier release delay after rank 0 */
+  double skew_node0;         /* the largest of them among rank 0's own node */
+  double *skew;              /* [i]: rank i's delay (skew[0] = 0) */
+  void *cache[COST_NCACHE];
+  void (*cache_free[COST_NCACHE])(void *);
+};
+
+int cost_path_of(const cost_ctx *c, int a, int b, cost_path *p);
+
+/* Keeps what a model derived for this layout in cache slot `slot` for the next sizes, or,
+ * when rc says building it failed, frees it with release. Returns rc. */
+int cost_cache_keep(cost_ctx *c, int slot, void *data, void (*release)(void *), int rc, void **out);
+
+/* Hops of messages of equal size all sent at once, sharing the links as SimGrid shares
+ * them (cost_share.c). each (may be NULL) receives every flow's hop, out the non-dominated
+ * ones. */
+int cost_pattern(cost_ctx *c, const cost_flow *f, int n, cost_hop *each, cost_hops *out);
+
+/* Adds a hop to a set, keeping only the ones that can be the slowest. */
+void cost_hops_add(cost_hops *s, cost_hop h);
+
+/* Time of one message of `bytes` over a hop, and the slowest of a step's hops, with SMPI's
+ * latency and bandwidth factors and receive overhead for that size. */
+double cost_hop_time(const cost_ctx *c, cost_hop h, double bytes);
+/* The receive overhead SMPI charges a rank for each message of `bytes` it receives eagerly
+ * (included once in a hop's time; a rank receiving several pays it for each in turn). */
+double cost_recv_overhead(const cost_ctx *c, double bytes);
+double cost_hops_time(const cost_ctx *c, const cost_hops *s, double bytes);
+
+/* Device work the runner charges: one sum of `elems` elements, one copy. */
+double cost_sum_time(const cost_ctx *c, uint64_t elems);
+double cost_copy_time(const cost_ctx *c, uint64_t elems);
+
+/* Result helpers: empty, add a phase (or add to it when it is the last one), total. */
+void cost_result_init(cost_result *r);
+void cost_result_phase(cost_result *r, const char *name, double s);
+/* Adds s of the runner's start skew to a phase (negative: from the end), where the runner's
+ * phase clock sees it: the first phase whose end waits for ranks that started late. */
+void cost_result_skew(cost_result *r, int phase, double s);
+
+/* Per-algorithm models, `count` elements per rank; count > 0 and p > 1 (cost_predict
+ * handles the rest). Each returns 0 or a COST_E* code. */
+int cost_ring(cost_ctx *c, uint64_t count, cost_result *r);
+int cost_hier(cost_ctx *c, uint64_t count, cost_result *r);
+int cost_rhd(cost_ctx *c, uint64_t count, cost_result *r);
+int cost_naive(cost_ctx *c, uint64_t count, cost_result *r);
+int cost_tree(cost_ctx *c, uint64_t count, cost_result *r);
+int cost_twotree(cost_ctx *c, uint64_t count, cost_result *r);
+int cost_topk(cost_ctx *c, uint64_t count, cost_result *r);
+int cost_hitopk(cost_ctx *c, uint64_t count, cost_result *r);
+
+/* The hops of hier's two patterns (each node's ring; the rings across nodes of the ranks
+ * with the same local index), which hitopk shares. */
+typedef struct {
+  cost_hops intra, inter;
+} cost_hier_hops;
+int cost_hier_hops_of(cost_ctx *c, cost_hier_hops **out);
+
+/* Elements in the largest of `parts` near-equal parts of count (as ar_part_len splits). */
+static inline uint64_t cost_ceil_div(uint64_t count, uint64_t parts) { return parts ? (count + parts - 1) / parts : 0; }
+
+#endif

@@ -1,0 +1,60 @@
+/* cost_net.h: what the cost models know of a platform: its links, the routes between the
+ * GPUs of its first nodes, its compute rates and the SMPI network settings in force. The
+ * driver fills it from SimGrid (sim/platform_load.c); tests build small ones by hand. */
+#ifndef COST_NET_H
+#define COST_NET_H
+
+#include <stddef.h>
+
+#include "cost_factor.h"
+
+/* A link as SimGrid sees it; a SPLITDUPLEX link is two of these (its _UP and _DOWN halves). */
+typedef struct {
+  double bw;  /* bytes/s */
+  double lat; /* s */
+  int shared; /* 0 for FATPIPE: every flow gets the whole bandwidth */
+} cost_link;
+
+/* A route between two hosts: its links in order, and the latency and bandwidth SimGrid gives
+ * a message that travels it alone (sum of latencies, narrowest link). */
+typedef struct {
+  int n;
+  int *link; /* indices into cost_net.links */
+  double lat, bw;
+} cost_route;
+
+/* Routes between node a's GPU j and node b's GPU k are kept for the pairs of nodes below;
+ * every other pair of nodes is assumed to be alike (see cost_path_of). */
+enum { COST_R01, COST_R10, COST_R02, COST_R20, COST_NPAIRS };
+
+typedef struct {
+  int nnodes; /* nodes in the platform */
+  int gpus;   /* GPUs of node 0 (every node is assumed to have as many) */
+  int nlinks;
+  cost_link *links;
+  cost_route *intra[2];          /* [node][j * gpus + k], node 0 and, with two nodes, node 1 */
+  cost_route *inter[COST_NPAIRS]; /* [j * gpus + k]: node 0 to 1, 1 to 0, 0 to 2, 2 to 0 */
+  /* device work, as the runner charges it (host properties of node 0's first GPU) */
+  double reduce_bw, reduce_lat, copy_bw;
+  double topk_a, topk_b;     /* exact top-k: s per selection + s per element */
+  double mstopk_a, mstopk_b; /* MSTopK: s per selection + s per input byte */
+  double scatter_a, scatter_b; /* scatter-add: s per call + s per pair */
+  /* SMPI's network model: per-message factors on latency and bandwidth, the receive
+   * overhead of messages sent eagerly, the eager limit, TCP window bound, cross traffic */
+  cost_piecewise lat_factor, bw_factor, recv_overhead;
+  double detached_thresh; /* messages smaller than this are sent eagerly (detached) */
+  double tcp_gamma;       /* a flow's rate is at most tcp_gamma / (2 latency); 0: no bound */
+  int crosstraffic;       /* SimGrid adds a reverse flow of 5% per message */
+  double weight_s;        /* network/weight-S: a message's share of a link shrinks with
+                           * its route's latency + weight_s * sum(1/bandwidth) */
+} cost_net;
+
+/* Allocates n routes for one of the tables above (links NULL, filled by the caller). */
+cost_route *cost_routes_new(int gpus);
+/* Sets a route's links (copied). Returns 0 or COST_ENOMEM. */
+int cost_route_set(cost_route *r, const int *links, int n, double lat, double bw);
+
+void cost_net_init(cost_net *net);
+void cost_net_free(cost_net *net);
+
+#endif

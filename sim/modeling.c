@@ -1,0 +1,163 @@
+/* modeling.c: the cost models inside the driver. */
+#include "modeling.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algos/topk_select.h"
+#include "catalog.h"
+
+/* The value of --cfg KEY:VALUE for key, the last one given, or NULL. */
+static const char *cfg_value(const sim_opts *o, const char *key)
+{
+  const char *v = NULL;
+  size_t n = strlen(key);
+  for (int i = 0; i < o->ncfg; i++)
+    if (strncmp(o->cfg[i], key, n) == 0 && o->cfg[i][n] == ':')
+      v = o->cfg[i] + n + 1;
+  return v;
+}
+
+/* SimGrid lets the command line override a platform's <config>; so do the models. */
+static int apply_cfg(const sim_opts *o, const sim_platform *pf, cost_net *net, char *why, size_t len)
+{
+  const char *v;
+  if ((v = cfg_value(o, "smpi/lat-factor")) && cost_piecewise_parse(v, COST_FACTOR, &net->lat_factor))
+    return snprintf(why, len, "cannot read --cfg smpi/lat-factor:%s", v), -1;
+  if ((v = cfg_value(o, "smpi/bw-factor")) && cost_piecewise_parse(v, COST_FACTOR, &net->bw_factor))
+    return snprintf(why, len, "cannot read --cfg smpi/bw-factor:%s", v), -1;
+  /* a host's own smpi/or property wins over the global setting */
+  if (!pf->host_or && (v = cfg_value(o, "smpi/or")) && cost_piecewise_parse(v, COST_OVERHEAD, &net->recv_overhead))
+    return snprintf(why, len, "cannot read --cfg smpi/or:%s", v), -1;
+  if ((v = cfg_value(o, "network/TCP-gamma")))
+    net->tcp_gamma = strtod(v, NULL);
+  if ((v = cfg_value(o, "network/crosstraffic")))
+    net->crosstraffic = strcmp(v, "0") != 0 && strcmp(v, "no") != 0 && strcmp(v, "false") != 0;
+  if ((v = cfg_value(o, "smpi/send-is-detached-thresh")))
+    net->detached_thresh = strtod(v, NULL);
+  return 0;
+}
+
+int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes, int rpn)
+{
+  memset(m, 0, sizeof *m);
+  if (!pf->has_net) {
+    snprintf(m->why, sizeof m->why, "%s", pf->net_err[0] ? pf->net_err : "the platform's network was not read");
+    return -1;
+  }
+  if (apply_cfg(o, pf, &pf->net, m->why, sizeof m->why))
+    return -1;
+  cost_shape shape = {nodes, rpn, (int)ar_dtype_size(o->dtype), o->segment, o->channels, o->density, o->overlap};
+  int rc = cost_ctx_new(&pf->net, &shape, &m->ctx);
+  if (rc) {
+    snprintf(m->why, sizeof m->why, "%s", cost_strerror(rc));
+    return -1;
+  }
+  m->net = &pf->net;
+  cost_ctx_params(m->ctx, &m->params);
+  cost_ctx_nccl_shape(m->ctx, &m->nccl);
+  cost_piecewise_format(&pf->net.lat_factor, m->lat_factor, sizeof m->lat_factor);
+  cost_piecewise_format(&pf->net.bw_factor, m->bw_factor, sizeof m->bw_factor);
+  cost_piecewise_format(&pf->net.recv_overhead, m->recv_overhead, sizeof m->recv_overhead);
+  return 0;
+}
+
+void sim_model_close(sim_model *m)
+{
+  cost_ctx_free(m->ctx);
+  m->ctx = NULL;
+}
+
+void sim_model_point(const sim_model *m, sim_point *p)
+{
+  sim_point_no_model(p);
+  if (!m->ctx)
+    return;
+  cost_result r;
+  if (cost_predict(m->ctx, p->algo, p->bytes, &r) == 0) {
+    p->model_s = r.time_s;
+    p->model_nphases = r.nphases < SIM_MAX_PHASES ? r.nphases : SIM_MAX_PHASES;
+    for (int k = 0; k < p->model_nphases; k++) {
+      snprintf(p->model_phase_name[k], sizeof p->model_phase_name[k], "%s", r.phase_name[k]);
+      p->model_phase_s[k] = r.phase_s[k];
+    }
+  }
+  cost_nccl_pred n;
+  cost_nccl_predict(&m->nccl, (double)p->bytes, &n);
+  p->nccl_ring_s = n.ring_s;
+  p->nccl_tree_s = n.tree_s;
+  p->nccl_ring_proto = n.ring_proto;
+  p->nccl_tree_proto = n.tree_proto;
+}
+
+static void model_only_point(const sim_model *m, const sim_opts *o, int rpn, const char *algo, uint64_t bytes,
+                             sim_point *p)
+{
+  memset(p, 0, sizeof *p);
+  snprintf(p->algo, sizeof p->algo, "%s", algo);
+  snprintf(p->dtype, sizeof p->dtype, "%s", ar_dtype_name(o->dtype));
+  p->bytes = bytes;
+  p->count = bytes / ar_dtype_size(o->dtype);
+  p->time_s = p->time_min_s = p->time_max_s = NAN;
+  p->verified = -1;
+  p->sparse_rel_err = -1;
+  const sim_algo_info *a = sim_catalog_find(algo);
+  if (a && (a->flags & AR_SPARSE)) { /* k as the runner reports it: rank 0's selection */
+    p->sparse = 1;
+    p->density = o->density;
+    size_t len = strcmp(algo, "hitopk") == 0 && rpn > 1 ? p->count / (size_t)rpn + (p->count % (size_t)rpn > 1) : p->count;
+    p->k = (long long)ar_topk_k(len, o->density);
+  }
+  sim_model_point(m, p);
+}
+
+int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int *winner, sim_results *r)
+{
+  memset(r, 0, sizeof *r);
+  snprintf(r->mode, sizeof r->mode, "model");
+  r->ranks = m->params.ranks;
+  r->ranks_per_node = rpn;
+  if (m->net) { /* the compute the runner would have read from the same hosts */
+    r->reduce_bw = m->net->reduce_bw;
+    r->reduce_lat = m->net->reduce_lat;
+    r->copy_bw = m->net->copy_bw;
+    r->topk_a = m->net->topk_a;
+    r->topk_b = m->net->topk_b;
+    r->mstopk_a = m->net->mstopk_a;
+    r->mstopk_b = m->net->mstopk_b;
+    r->scatter_a = m->net->scatter_a;
+    r->scatter_b = m->net->scatter_b;
+  }
+  r->points = calloc((size_t)o->nalgos * (size_t)o->nsizes + 1, sizeof *r->points);
+  if (!r->points)
+    return -1;
+  if (winner) { /* the choice per size, in size order */
+    for (int i = 0; i < o->nsizes; i++)
+      if (winner[i] >= 0)
+        model_only_point(m, o, rpn, o->algos[winner[i]], o->sizes[i], &r->points[r->npoints++]);
+    return 0;
+  }
+  for (int a = 0; a < o->nalgos; a++) /* as the runner orders them: by algorithm, then size */
+    for (int i = 0; i < o->nsizes; i++)
+      model_only_point(m, o, rpn, o->algos[a], o->sizes[i], &r->points[r->npoints++]);
+  return 0;
+}
+
+int sim_model_best(const sim_model *m, const sim_opts *o, int *winner, cost_range *ranges)
+{
+  if (!m->ctx)
+    return -1;
+  double *t = malloc(sizeof *t * (size_t)o->nalgos * (size_t)o->nsizes);
+  if (!t)
+    return -1;
+  for (int a = 0; a < o->nalgos; a++)
+    for (int i = 0; i < o->nsizes; i++) {
+      cost_result r;
+      t[a * o->nsizes + i] = cost_predict(m->ctx, o->algos[a], o->sizes[i], &r) == 0 ? r.time_s : NAN;
+    }
+  int found = cost_best_pick(t, o->nalgos, o->nsizes, winner);
+  free(t);
+  return found ? cost_best_ranges(o->sizes, winner, o->nsizes, ranges) : -1;
+}

@@ -1,0 +1,39 @@
+/* modeling.h: the cost models inside the driver: their context for a run, the predictions
+ * added to each point, and the per-size choice of --algo best. */
+#ifndef SIM_MODELING_H
+#define SIM_MODELING_H
+
+#include "../models/cost.h"
+#include "../models/cost_best.h"
+#include "cli.h"
+#include "platform.h"
+#include "results.h"
+
+typedef struct {
+  cost_ctx *ctx;      /* NULL: no model (why says why) */
+  const cost_net *net;
+  cost_nccl_shape nccl;
+  cost_params params;
+  char lat_factor[2048], bw_factor[2048], recv_overhead[2048]; /* SMPI's settings in force */
+  char why[320];
+} sim_model;
+
+/* Sets the models up for the run's layout, from the platform's network and the options
+ * (--cfg settings override the platform's, as they do in the simulation). Returns 0, or -1
+ * with m->why filled: the run goes on without models. */
+int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes, int rpn);
+void sim_model_close(sim_model *m);
+
+/* Fills a point's model fields from its algorithm and size. */
+void sim_model_point(const sim_model *m, sim_point *p);
+
+/* Points of the models alone, for --mode model: every algorithm at every size, or with
+ * `winner` (per size, an index into o->algos or -1) the chosen ones only. */
+int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int *winner, sim_results *r);
+
+/* --algo best: per size, the index into o->algos of the fastest prediction (-1: none), and
+ * the ranges of sizes with the same choice (ranges holds o->nsizes). Returns the number of
+ * ranges, or -1 when nothing could be predicted. */
+int sim_model_best(const sim_model *m, const sim_opts *o, int *winner, cost_range *ranges);
+
+#endif

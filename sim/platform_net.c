@@ -1,0 +1,145 @@
+/* platform_net.c: reads the loader child's probe lines (platform_probe.c) into the cost
+ * models' description of the network (models/cost_net.h). */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform.h"
+
+/* SimGrid 3.32's defaults for SMPI's network factors (the values its config reports for
+ * smpi/bw-factor and smpi/lat-factor when nothing sets them; see SimGrid's "Configuring
+ * SimGrid" page), in force when neither the platform nor --cfg gives its own. */
+#define SMPI_DEFAULT_BW_FACTOR                                                                                         \
+  "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;732:0.341987;257:0.338112;"      \
+  "0:0.812084"
+#define SMPI_DEFAULT_LAT_FACTOR                                                                                        \
+  "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;732:1.9503;257:1.95341;0:2.01467"
+
+static const char *const tables[] = {"intra0", "intra1", "r01", "r10", "r02", "r20"};
+
+static cost_route **table_slot(cost_net *net, const char *name)
+{
+  for (int i = 0; i < 6; i++)
+    if (strcmp(name, tables[i]) == 0)
+      return i < 2 ? &net->intra[i] : &net->inter[i - 2];
+  return NULL;
+}
+
+/* The value of SimGrid's "Configuration change: Set 'key' to 'value'" line for key, or
+ * NULL; the last such line wins, as the setting does. */
+static char *config_change(const char *out, const char *key)
+{
+  char pat[128];
+  snprintf(pat, sizeof pat, "Configuration change: Set '%s' to '", key);
+  const char *last = NULL;
+  for (const char *c = strstr(out, pat); c; c = strstr(c + 1, pat))
+    last = c + strlen(pat);
+  const char *end = last ? strchr(last, '\'') : NULL;
+  return end ? strndup(last, (size_t)(end - last)) : NULL;
+}
+
+static int parse_route(cost_net *net, char *line)
+{
+  char *f[7], *save = NULL;
+  int n = 0;
+  for (char *t = strtok_r(line, "\t", &save); t && n < 7; t = strtok_r(NULL, "\t", &save))
+    f[n++] = t;
+  if (n < 6)
+    return -1;
+  cost_route **slot = table_slot(net, f[1]);
+  int j = atoi(f[2]), k = atoi(f[3]), ids[64], nid = 0;
+  if (!slot || j < 0 || k < 0 || j >= net->gpus || k >= net->gpus)
+    return -1;
+  if (!*slot && !(*slot = cost_routes_new(net->gpus)))
+    return -1;
+  for (char *s2 = NULL, *t = n > 6 ? strtok_r(f[6], ",", &s2) : NULL; t && nid < 64; t = strtok_r(NULL, ",", &s2)) {
+    ids[nid] = atoi(t);
+    if (ids[nid] < 0 || ids[nid] >= net->nlinks)
+      return -1;
+    nid++;
+  }
+  return cost_route_set(&(*slot)[j * net->gpus + k], ids, nid, strtod(f[4], NULL), strtod(f[5], NULL)) ? -1 : 0;
+}
+
+static void parse_prop(cost_net *net, const char *key, const char *value)
+{
+  static const struct {
+    const char *key;
+    size_t off;
+  } num[] = {
+      {"reduce_bw", offsetof(cost_net, reduce_bw)}, {"reduce_lat", offsetof(cost_net, reduce_lat)},
+      {"copy_bw", offsetof(cost_net, copy_bw)},     {"topk_a", offsetof(cost_net, topk_a)},
+      {"topk_b", offsetof(cost_net, topk_b)},       {"mstopk_a", offsetof(cost_net, mstopk_a)},
+      {"mstopk_b", offsetof(cost_net, mstopk_b)},   {"scatter_a", offsetof(cost_net, scatter_a)},
+      {"scatter_b", offsetof(cost_net, scatter_b)},
+  };
+  for (size_t i = 0; i < sizeof num / sizeof num[0]; i++)
+    if (strcmp(key, num[i].key) == 0)
+      *(double *)((char *)net + num[i].off) = strtod(value, NULL);
+  if (strcmp(key, "smpi/or") == 0)
+    cost_piecewise_parse(value, COST_OVERHEAD, &net->recv_overhead);
+}
+
+static void parse_cfg(cost_net *net, const char *key, const char *value)
+{
+  if (strcmp(key, "network/TCP-gamma") == 0)
+    net->tcp_gamma = strtod(value, NULL);
+  else if (strcmp(key, "network/crosstraffic") == 0)
+    net->crosstraffic = atoi(value);
+  else if (strcmp(key, "smpi/send-is-detached-thresh") == 0)
+    net->detached_thresh = strtod(value, NULL);
+}
+
+int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t errlen)
+{
+  cost_net *net = &pf->net;
+  cost_net_init(net);
+  net->nnodes = pf->nnodes;
+  net->gpus = pf->node_size[0];
+  for (const char *c = strstr(out, "@link\t"); c; c = strstr(c + 1, "@link\t"))
+    net->nlinks++;
+  net->links = calloc((size_t)(net->nlinks ? net->nlinks : 1), sizeof *net->links);
+  pf->cfg_lat_factor = config_change(out, "smpi/lat-factor");
+  pf->cfg_bw_factor = config_change(out, "smpi/bw-factor");
+  int rc = net->links ? 0 : -1;
+  if (rc == 0)
+    rc = cost_piecewise_parse(pf->cfg_lat_factor ? pf->cfg_lat_factor : SMPI_DEFAULT_LAT_FACTOR, COST_FACTOR, &net->lat_factor) ||
+                 cost_piecewise_parse(pf->cfg_bw_factor ? pf->cfg_bw_factor : SMPI_DEFAULT_BW_FACTOR, COST_FACTOR, &net->bw_factor)
+             ? -2
+             : 0;
+  int routes = 0;
+  for (const char *c = out; rc == 0 && c && *c; c = strchr(c, '\n') ? strchr(c, '\n') + 1 : NULL) {
+    const char *eol = strchr(c, '\n');
+    char *line = eol ? strndup(c, (size_t)(eol - c)) : strdup(c);
+    if (!line) {
+      rc = -1;
+      break;
+    }
+    char key[64], value[4096];
+    if (strncmp(line, "@link\t", 6) == 0) {
+      int i, shared;
+      double bw, lat;
+      if (sscanf(line + 6, "%d\t%lf\t%lf\t%d", &i, &bw, &lat, &shared) != 4 || i < 0 || i >= net->nlinks)
+        rc = -1;
+      else
+        net->links[i] = (cost_link){bw, lat, shared};
+    } else if (strncmp(line, "@route\t", 7) == 0) {
+      rc = parse_route(net, line);
+      routes++;
+    } else if (sscanf(line, "@prop\t%63[^\t]\t%4095[^\n]", key, value) == 2) {
+      parse_prop(net, key, value);
+      pf->host_or |= strcmp(key, "smpi/or") == 0;
+    } else if (sscanf(line, "@cfg\t%63[^\t]\t%4095[^\n]", key, value) == 2) {
+      parse_cfg(net, key, value);
+    }
+    free(line);
+  }
+  if (rc == 0 && (routes == 0 || !net->intra[0]) && net->gpus > 1)
+    rc = -3;
+  if (rc)
+    snprintf(err, errlen, "%s", rc == -2 ? "SMPI's network factors in this platform cannot be read"
+                                 : rc == -3 ? "SimGrid gave no routes between the GPUs of a node"
+                                            : "the platform's network could not be read");
+  return rc ? -1 : 0;
+}

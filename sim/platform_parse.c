@@ -1,0 +1,78 @@
+/* platform_parse.c: reading back what the loader's child printed: its host lines, or
+ * SimGrid's reason for refusing the file. The text crosses a process boundary, so nothing
+ * in it is trusted: every line is bounded by its own newline. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform.h"
+
+void sim_platform_reason(const char *out, char *err, size_t errlen)
+{
+  for (const char *line = out; line && *line;) {
+    const char *eol = strchr(line, '\n'), *end = eol ? eol : line + strlen(line);
+    const char *tag = NULL;
+    for (const char *t = line; t < end && !tag; t++)
+      if ((size_t)(end - t) >= 7 && strncmp(t, "ERROR] ", 7) == 0)
+        tag = t + 7;
+      else if ((size_t)(end - t) >= 10 && strncmp(t, "CRITICAL] ", 10) == 0)
+        tag = t + 10;
+    if (tag) {
+      snprintf(err, errlen, "%.*s", (int)(end - tag), tag);
+      return;
+    }
+    line = eol ? eol + 1 : NULL;
+  }
+  snprintf(err, errlen, "SimGrid could not load it");
+}
+
+/* One "@host<TAB>name<TAB>node" line into h; 0, or -1 when it is not one. */
+static int host_line(const char *line, const char *end, sim_host *h)
+{
+  const char *name = line + 6, *tab = memchr(name, '\t', (size_t)(end - name));
+  if (!tab || tab == name)
+    return -1;
+  char num[24];
+  size_t len = (size_t)(end - tab - 1);
+  if (len == 0 || len >= sizeof num)
+    return -1;
+  memcpy(num, tab + 1, len);
+  num[len] = '\0';
+  char *stop;
+  long node = strtol(num, &stop, 10);
+  if (*stop || node < 0 || node > 1 << 20)
+    return -1;
+  h->name = strndup(name, (size_t)(tab - name));
+  h->node = (int)node;
+  return h->name ? 0 : -1;
+}
+
+int sim_platform_parse_hosts(const char *out, sim_platform *pf, char *err, size_t errlen)
+{
+  int n = 0, i = 0;
+  for (const char *c = out; (c = strstr(c, "@host\t")) != NULL; c++)
+    n++;
+  sim_host *hosts = calloc((size_t)(n ? n : 1), sizeof *hosts);
+  if (!hosts) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  for (const char *line = out; line && *line;) {
+    const char *eol = strchr(line, '\n'), *end = eol ? eol : line + strlen(line);
+    if (strncmp(line, "@host\t", 6) == 0 && i < n) {
+      if (host_line(line, end, &hosts[i]) != 0) {
+        const char *name = line + 6, *tab = memchr(name, '\t', (size_t)(end - name));
+        snprintf(err, errlen,
+                 "host %.*s in %s has no valid 'node' property (each GPU host needs <prop id=\"node\" value=\"i\"/>)",
+                 (int)((tab ? tab : end) - name), name, pf->path ? pf->path : "the platform");
+        for (int k = 0; k <= i; k++)
+          free(hosts[k].name);
+        free(hosts);
+        return -1;
+      }
+      i++;
+    }
+    line = eol ? eol + 1 : NULL;
+  }
+  return sim_platform_group(pf, hosts, i, err, errlen);
+}

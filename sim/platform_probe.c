@@ -1,0 +1,120 @@
+/* platform_probe.c: in the loader's child, what the cost models need of the platform, as
+ * lines for the parent (platform_net.c reads them): the links and routes among the GPUs of
+ * the first three nodes, node 0's compute properties, and the network settings in force.
+ * Routes exist only once SimGrid has sealed the platform, which happens when it runs: the
+ * queries are made by an actor. */
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <xbt/config.h>
+#include <xbt/dynar.h>
+
+#include "platform.h"
+
+/* The actor's only input: the child's own grouping of the hosts. */
+static const sim_platform *probe_pf;
+static sg_link_t *seen;
+static int nseen, capseen;
+
+/* Index of a link, printed ("@link<TAB>i<TAB>bw<TAB>lat<TAB>shared") the first time. */
+static int link_id(sg_link_t l)
+{
+  for (int i = 0; i < nseen; i++)
+    if (seen[i] == l)
+      return i;
+  if (nseen == capseen) {
+    sg_link_t *s = realloc(seen, sizeof *s * (size_t)(capseen = capseen ? 2 * capseen : 64));
+    if (!s)
+      return -1;
+    seen = s;
+  }
+  seen[nseen] = l;
+  printf("@link\t%d\t%.17g\t%.17g\t%d\n", nseen, sg_link_get_bandwidth(l), sg_link_get_latency(l), sg_link_is_shared(l));
+  return nseen++;
+}
+
+static const char *gpu_host(int node, int j)
+{
+  const sim_platform *pf = probe_pf;
+  return node < pf->nnodes && j < pf->node_size[node] ? pf->hosts[pf->node_first[node] + j].name : NULL;
+}
+
+/* "@route<TAB>table<TAB>j<TAB>k<TAB>lat<TAB>bw<TAB>l1,l2,..." for GPU j of node a to GPU k of b. */
+static void route(const char *table, int a, int j, int b, int k)
+{
+  const char *na = gpu_host(a, j), *nb = gpu_host(b, k);
+  sg_host_t ha = na ? sg_host_by_name(na) : NULL, hb = nb ? sg_host_by_name(nb) : NULL;
+  if (!ha || !hb || ha == hb)
+    return;
+  xbt_dynar_t d = xbt_dynar_new(sizeof(sg_link_t), NULL);
+  sg_host_get_route(ha, hb, d);
+  unsigned long n = xbt_dynar_length(d);
+  int *ids = malloc(sizeof(int) * (n ? n : 1));
+  for (unsigned long i = 0; ids && i < n; i++)
+    ids[i] = link_id(xbt_dynar_get_as(d, i, sg_link_t));
+  if (ids) {
+    printf("@route\t%s\t%d\t%d\t%.17g\t%.17g\t", table, j, k, sg_host_get_route_latency(ha, hb),
+           sg_host_get_route_bandwidth(ha, hb));
+    for (unsigned long i = 0; i < n; i++)
+      printf("%s%d", i ? "," : "", ids[i]);
+    printf("\n");
+  }
+  free(ids);
+  xbt_dynar_free(&d);
+}
+
+static void table(const char *name, int a, int b)
+{
+  int g = probe_pf->node_size[0];
+  for (int j = 0; j < g; j++)
+    for (int k = 0; k < g; k++)
+      route(name, a, j, b, k);
+}
+
+/* Host properties the runner reads (algos/ar_hostprops.c) and SMPI's per-host overhead. */
+static const char *const props[] = {"reduce_bw", "reduce_lat", "copy_bw",   "topk_a",    "topk_b",
+                                    "mstopk_a",  "mstopk_b",   "scatter_a", "scatter_b", "smpi/or"};
+
+static void probe_actor(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  const sim_platform *pf = probe_pf;
+  table("intra0", 0, 0);
+  if (pf->nnodes == 2)
+    table("intra1", 1, 1);
+  if (pf->nnodes >= 2) {
+    table("r01", 0, 1);
+    table("r10", 1, 0);
+  }
+  if (pf->nnodes >= 3) {
+    table("r02", 0, 2);
+    table("r20", 2, 0);
+  }
+  sg_host_t first = sg_host_by_name(gpu_host(0, 0));
+  for (size_t i = 0; first && i < sizeof props / sizeof props[0]; i++) {
+    const char *v = sg_host_get_property_value(first, props[i]);
+    if (v)
+      printf("@prop\t%s\t%s\n", props[i], v);
+  }
+  /* the string settings (smpi/bw-factor, smpi/lat-factor) have no C getter: the parent
+   * reads them from SimGrid's own "Configuration change" lines */
+  printf("@cfg\tnetwork/TCP-gamma\t%.17g\n", sg_cfg_get_double("network/TCP-gamma"));
+  printf("@cfg\tnetwork/crosstraffic\t%d\n", sg_cfg_get_boolean("network/crosstraffic"));
+  printf("@cfg\tsmpi/send-is-detached-thresh\t%d\n", sg_cfg_get_int("smpi/send-is-detached-thresh"));
+  fflush(stdout);
+}
+
+void sim_platform_probe(const sim_platform *grouped)
+{
+  probe_pf = grouped;
+  const char *h = grouped->nhosts ? grouped->hosts[0].name : NULL;
+  if (!h || !sg_host_by_name(h))
+    return;
+  sg_actor_create("probe", sg_host_by_name(h), probe_actor, 0, NULL);
+  simgrid_run();
+  free(seen);
+}

@@ -1,0 +1,34 @@
+/* fuzz_sizes.c: size and sweep parsing (--size, --sizes, --segment). */
+#include <math.h>
+
+#include "../../sim/sizes.h"
+#include "fuzz_util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  char *s = fuzz_string(data, size), err[256];
+  if (!s)
+    return 0;
+  uint64_t v, lo, hi;
+  double f;
+  if (sim_parse_size(s, &v, err, sizeof err) == 0 && (v == 0 || v > SIM_MAX_BYTES))
+    abort(); /* accepted a size it promises to refuse */
+  if (sim_parse_sweep(s, &lo, &hi, &f, err, sizeof err) == 0) {
+    if (lo > hi || !(f > 1))
+      abort();
+    /* expand only sweeps of a sane length: a factor of 1.0000001 over 2G is millions */
+    if (log((double)hi / (double)lo) / log(f) < 20000) {
+      uint64_t *sizes;
+      int n = sim_expand_sweep(lo, hi, f, 4, &sizes);
+      for (int i = 1; i < n; i++)
+        if (sizes[i] <= sizes[i - 1] || sizes[i] % 4)
+          abort();
+      if (n > 0)
+        free(sizes);
+    }
+    char buf[32];
+    sim_format_size(lo, buf, sizeof buf);
+  }
+  free(s);
+  return 0;
+}
