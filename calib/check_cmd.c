@@ -11,6 +11,7 @@
 #include "../sim/launch.h"
 #include "../sim/platform.h"
 #include "../sim/tmpdir.h"
+#include "busylink.h"
 #include "cal_error.h"
 #include "commands.h"
 #include "measured.h"
@@ -18,20 +19,24 @@
 
 static void usage(FILE *f)
 {
-  fputs("usage: simcalib check --platform X.xml --measured pp.json [--tol REL] [-o check.json]\n"
+  fputs("usage: simcalib check --platform X.xml --measured pp.json [--tol REL] [--per-byte pingpong|stream]\n"
+        "                      [-o check.json]\n"
         "\n"
         "Simulates the ping-pong (the same program as simcalib measure, built with smpicc) on the\n"
         "platform between node0-gpu0 and node0-gpu1 (intra) and node0-gpu0 and node1-gpu0 (inter)\n"
         "at every size the measurement holds, and prints measured vs simulated one-way time per\n"
-        "size. Exit status 1 when some |error| exceeds REL (default 0.10).\n",
+        "size. Exit status 1 when some |error| exceeds REL (default 0.10). --per-byte stream compares\n"
+        "with what simcalib fit --per-byte stream fitted instead: the ping-pong latency plus the\n"
+        "streaming test's time per message, a message on a busy link.\n",
         f);
 }
 
-enum { O_PLATFORM = 256, O_MEASURED, O_TOL, O_HELP };
+enum { O_PLATFORM = 256, O_MEASURED, O_TOL, O_PERBYTE, O_HELP };
 
 static const struct option longopts[] = {
     {"platform", required_argument, NULL, O_PLATFORM}, {"measured", required_argument, NULL, O_MEASURED},
-    {"tol", required_argument, NULL, O_TOL},           {"help", no_argument, NULL, O_HELP},
+    {"tol", required_argument, NULL, O_TOL},           {"per-byte", required_argument, NULL, O_PERBYTE},
+    {"help", no_argument, NULL, O_HELP},
     {NULL, 0, NULL, 0},
 };
 
@@ -132,20 +137,23 @@ static int simulate(const char *platform, const char *sizes, cal_data *sim, char
   return rc;
 }
 
-static int compare(const cal_data *meas, const cal_data *sim, double tol, const char *json_out, const char *platform,
-                   const char *measured)
+/* Compares the simulated ping-pong with the measured points of op (the ping-pong, or the
+ * busy-link points made from it and the streaming test). */
+static int compare(const cal_data *meas, const char *op, const cal_data *sim, double tol, const char *json_out,
+                   const char *platform, const char *measured)
 {
   static const char *const paths[] = {"intra", "inter"};
   FILE *tab = cal_table_stream(json_out ? json_out : "");
   cJSON *root = cJSON_CreateObject(), *pts = cJSON_AddArrayToObject(root, "points");
   double worst = 0;
   int n = 0, missing = 0;
-  fprintf(tab, "# ping-pong one-way time on %s vs %s\n", platform, measured);
+  fprintf(tab, "# ping-pong one-way time on %s vs %s%s\n", platform, measured,
+          strcmp(op, CAL_BUSY_OP) == 0 ? " (busy link: ping-pong latency + streaming)" : "");
   fprintf(tab, "# %-6s %12s %14s %14s %8s\n", "path", "bytes", "measured(us)", "simulated(us)", "error%");
   for (int c = 0; c < 2; c++)
     for (size_t i = 0; i < meas->n; i++) {
       const cal_point *m = &meas->p[i];
-      if (strcmp(m->op, "pingpong") != 0 || strcmp(m->path, paths[c]) != 0)
+      if (strcmp(m->op, op) != 0 || strcmp(m->path, paths[c]) != 0)
         continue;
       const cal_point *s = find(sim, paths[c], m->bytes);
       if (!s) {
@@ -187,7 +195,7 @@ int cal_cmd_check(int argc, char **argv)
 {
   const char *platform = NULL, *measured = NULL, *out = NULL;
   double tol = 0.10;
-  int c;
+  int c, stream = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
     switch (c) {
@@ -197,6 +205,11 @@ int cal_cmd_check(int argc, char **argv)
     case O_TOL:
       if (cal_parse_double(optarg, 1e-6, 10, &tol) != 0)
         return cal_bad("check: --tol needs a positive relative error, not '%s'", optarg);
+      break;
+    case O_PERBYTE:
+      if (strcmp(optarg, "pingpong") != 0 && strcmp(optarg, "stream") != 0)
+        return cal_bad("check: --per-byte takes pingpong or stream, not '%s'", optarg);
+      stream = strcmp(optarg, "stream") == 0;
       break;
     case O_HELP: usage(stdout); return 0;
     default: return cal_bad_option("check", c, argv[optind - 1]);
@@ -208,7 +221,7 @@ int cal_cmd_check(int argc, char **argv)
     return cal_bad("check: --platform and --measured are required");
   if (access(platform, R_OK) != 0)
     return cal_bad("check: cannot read platform %s", platform);
-  cal_data meas = {0}, sim = {0};
+  cal_data meas = {0}, sim = {0}, busy = {0};
   char err[1024];
   int status;
   char *sizes = NULL;
@@ -216,12 +229,18 @@ int cal_cmd_check(int argc, char **argv)
     status = cal_bad("%s", err);
   } else if (!(sizes = size_list(&meas)) || !sizes[0]) {
     status = cal_bad("%s holds no ping-pong points", measured);
+  } else if (stream && cal_busy_points(&meas, &busy) <= 0) {
+    status = cal_bad("%s holds no streaming test to take per-byte costs from", measured);
   } else {
     int rc = simulate(platform, sizes, &sim, err, sizeof err);
-    status = rc == CAL_EPARSE ? cal_bad("%s", err) : rc ? cal_fail("%s", err) : compare(&meas, &sim, tol, out, platform, measured);
+    const cal_data *against = stream ? &busy : &meas;
+    status = rc == CAL_EPARSE ? cal_bad("%s", err)
+             : rc             ? cal_fail("%s", err)
+                              : compare(against, stream ? CAL_BUSY_OP : "pingpong", &sim, tol, out, platform, measured);
   }
   free(sizes);
   cal_data_free(&meas);
   cal_data_free(&sim);
+  cal_data_free(&busy);
   return status;
 }

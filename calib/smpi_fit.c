@@ -1,7 +1,8 @@
 /* smpi_fit.c: from piecewise alpha-beta fits to SMPI settings. With route latency L and
  * bandwidth B, SimGrid 3.32's SMPI model charges a message of S bytes
  *   lat_f(S) L + S / (bw_f(S) B) + or(S),  or(S) = o + p S only when S < 64 KiB
- * (checked here against simulated ping-pongs to within 0.5%). For the reference class a
+ * (checked here against simulated ping-pongs to within 0.5%), at a rate of at most
+ * network/TCP-gamma / (2 L). For the reference class a
  * segment alpha + beta S is reproduced by lat_f = alpha / L and bw_f = 1 / (beta B); L is
  * its small-message latency and B its large-message bandwidth, so the largest messages,
  * which share links in an allreduce, move at the physical link rate (bw_f = 1 there). A
@@ -29,7 +30,10 @@ static size_t seg_index(const cal_smpi *s, double bytes)
 double cal_smpi_predict(const cal_smpi *s, const cal_smpi_link *l, double bytes)
 {
   size_t k = seg_index(s, bytes);
-  double t = s->lat_f[k] * l->latency_s + bytes / (s->bw_f[k] * l->bandwidth_Bps);
+  /* SimGrid bounds a flow's rate by its window over the round trip of the route's own
+   * (unfactored) latency: a long route latency slows large messages whatever the factors. */
+  double rate = fmin(s->bw_f[k] * l->bandwidth_Bps, CAL_SMPI_TCP_GAMMA / (2 * l->latency_s));
+  double t = s->lat_f[k] * l->latency_s + bytes / rate;
   return bytes < CAL_SMPI_DETACHED ? t + s->or_s[k] + s->or_per_byte[k] * bytes : t;
 }
 
@@ -92,21 +96,43 @@ static void reference_only(cal_smpi *s, size_t k, const cost_fit_line *r, const 
   s->or_s[k] = s->or_per_byte[k] = 0;
 }
 
-/* Both lines exactly, where the solution is physical; each half falls back on its own. */
+/* One half of a segment for both classes at once: x_i = f L_i + o with f, o >= 0, where L_i
+ * is a route's latency (or 1/bandwidth), f its factor and o the overhead every route pays.
+ * (a1, a2) is met exactly when it lies in the cone (L1, L2) and (1, 1) span. Outside it
+ * the best point lies on the nearer edge: o = 0 (the factor alone) or f = 0 (the overhead
+ * alone), each at its smallest worse relative error; the better edge is taken. Returns 0,
+ * or -1 when a coefficient is not positive and the reference's own settings stay. */
+static int cone_fit(double L1, double L2, double a1, double a2, double *f, double *o)
+{
+  double dl = L2 - L1, lf = dl != 0 ? (a2 - a1) / dl : -1, off = a1 - lf * L1;
+  if (lf >= 0 && off >= 0) {
+    *f = lf;
+    *o = off;
+    return 0;
+  }
+  if (!(a1 > 0 && a2 > 0 && L1 > 0 && L2 > 0))
+    return -1;
+  double c = 2 * a1 * a2 / (a1 + a2), ec = fabs(c - a1) / a1; /* f = 0: same relative error both ways */
+  double g = 2 / (L1 / a1 + L2 / a2), eg = fabs(g * L1 - a1) / a1; /* o = 0 */
+  *f = ec <= eg ? 0 : g;
+  *o = ec <= eg ? c : 0;
+  return 0;
+}
+
+/* Both lines, exactly where the solution is physical and as near as SMPI can come where it
+ * is not; a half with a zero coefficient keeps the reference's settings. */
 static void both(cal_smpi *s, size_t k, const cost_fit_line *r, const cal_smpi_link *rl, const cost_fit_line *o,
                  const cal_smpi_link *ol)
 {
   reference_only(s, k, r, rl);
-  double dl = ol->latency_s - rl->latency_s, lf = dl != 0 ? (o->c0 - r->c0) / dl : -1, off = r->c0 - lf * rl->latency_s;
-  if (lf >= 0 && off >= 0) {
-    s->lat_f[k] = lf;
+  double f, off;
+  if (cone_fit(rl->latency_s, ol->latency_s, r->c0, o->c0, &f, &off) == 0) {
+    s->lat_f[k] = f;
     s->or_s[k] = off;
   }
-  double di = 1.0 / ol->bandwidth_Bps - 1.0 / rl->bandwidth_Bps, inv = di != 0 ? (o->c1 - r->c1) / di : -1;
-  double per = r->c1 - inv / rl->bandwidth_Bps;
-  if (inv >= 1.0 / CAL_BW_FACTOR_CAP && per >= 0) {
-    s->bw_f[k] = 1.0 / inv;
-    s->or_per_byte[k] = per;
+  if (cone_fit(1.0 / rl->bandwidth_Bps, 1.0 / ol->bandwidth_Bps, r->c1, o->c1, &f, &off) == 0) {
+    s->bw_f[k] = capped_bw_factor(f);
+    s->or_per_byte[k] = off;
   }
 }
 
@@ -190,6 +216,19 @@ static void make_feasible(const cal_smpi *s, const cal_netfit *ref, const cal_ne
   ol->bandwidth_Bps = 1.0 / feasible(1.0 / ol->bandwidth_Bps, 1.0 / rl->bandwidth_Bps, rb, nb);
 }
 
+/* Settings for every segment given both routes, and each class's worst relative error. */
+static void settle(cal_smpi *s, const cal_netfit *ref, const cal_netfit *other, cal_smpi_link *rl,
+                     cal_smpi_link *ol)
+{
+  for (size_t k = 0; k < s->nseg; k++) {
+    reference_only(s, k, cal_netfit_line(ref, s->thresh[k]), rl);
+    if (s->thresh[k] < CAL_SMPI_DETACHED)
+      both(s, k, cal_netfit_line(ref, s->thresh[k]), rl, cal_netfit_line(other, s->thresh[k]), ol);
+  }
+  rl->max_rel_err = worst_error(s, rl, ref);
+  ol->max_rel_err = worst_error(s, ol, other);
+}
+
 int cal_smpi_fit(const cal_netfit *intra, const cal_netfit *inter, const char *reference, cal_smpi *s)
 {
   memset(s, 0, sizeof *s);
@@ -211,12 +250,10 @@ int cal_smpi_fit(const cal_netfit *intra, const cal_netfit *inter, const char *r
     reference_only(s, k, cal_netfit_line(ref, s->thresh[k]), rl);
   if (other) {
     rc = other_link(s, other, ol);
-    if (rc == 0)
+    if (rc == 0) {
       make_feasible(s, ref, other, rl, ol);
-    for (size_t k = 0; rc == 0 && k < s->nseg && s->thresh[k] < CAL_SMPI_DETACHED; k++)
-      both(s, k, cal_netfit_line(ref, s->thresh[k]), rl, cal_netfit_line(other, s->thresh[k]), ol);
-    if (rc == 0)
-      ol->max_rel_err = worst_error(s, ol, other);
+      settle(s, ref, other, rl, ol);
+    }
   }
   rl->max_rel_err = worst_error(s, rl, ref);
   return rc;

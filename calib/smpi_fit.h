@@ -5,8 +5,9 @@
  * bandwidth, the overhead adds the same time on every route, so with two classes each
  * segment has four unknowns for four fitted coefficients: both classes are reproduced
  * exactly where SMPI applies smpi/or (messages sent eagerly, below
- * smpi/send-is-detached-thresh). Above it the factors follow the reference class, and the
- * other class gets the route latency and bandwidth that fit its points best. */
+ * smpi/send-is-detached-thresh) and the settings can stay non-negative, as near as they can
+ * come where not. Above it the factors follow the reference class, and the other class gets
+ * the route latency and bandwidth that fit its points best. */
 #ifndef CAL_SMPI_FIT_H
 #define CAL_SMPI_FIT_H
 
@@ -29,6 +30,9 @@ typedef struct {
  * A platform file cannot pin it (only smpirun declares the setting): a run that changes it
  * changes what the fit reproduces. */
 #define CAL_SMPI_DETACHED 65536.0
+/* SimGrid 3.32's default network/TCP-gamma (bytes), which the generated platforms keep: a
+ * flow moves at most this window per round trip of its route's latency. */
+#define CAL_SMPI_TCP_GAMMA 4194304.0
 /* both classes' breakpoints and the detached threshold */
 #define CAL_SMPI_MAX_SEG (2 * CAL_NET_MAX_SEG + 1)
 

@@ -195,7 +195,7 @@ say "testbed removed; calibrating compute kernels, fitting, simulating"
   >"$work/fit.txt"
 "$bin/simcalib" platform --calib "$work/calib.json" --nodes "$TB_HOSTS" --gpus-per-node "$TB_RANKS" \
   -o "$work/testbed.xml"
-"$bin/simcalib" check --platform "$work/testbed.xml" --measured "$work/pingpong.json" --tol 1 \
+"$bin/simcalib" check --per-byte stream --platform "$work/testbed.xml" --measured "$work/pingpong.json" --tol 1 \
   -o "$work/check.json" >"$work/check.txt" || say "the ping-pong check failed (see $work/check.txt)"
 
 # ---- simulate exactly the measured points (with the cost model's time beside them) ----
