@@ -290,7 +290,7 @@ static int published_row(const char *spec, FILE *tab, cJSON *list)
   int what_len = (int)(eq - spec);
   char range[64];
   snprintf(range, sizeof range, lo == hi ? "~%.3g" : "%.3g-%.3g", lo, hi);
-  fprintf(tab, "  %-52.*s %14s %14.4f %+8.1f%%\n", what_len, spec, range, sim, 100 * err);
+  fprintf(tab, "  %-64.*s %14s %14.4f %+8.1f%%\n", what_len, spec, range, sim, 100 * err);
   cJSON *row = cJSON_CreateObject();
   char what[512];
   snprintf(what, sizeof what, "%.*s", what_len, spec);
@@ -311,7 +311,7 @@ static int published(const validate_opts *o, FILE *tab, cJSON *root)
   cJSON *list = cJSON_AddArrayToObject(root, "published");
   fprintf(tab, "\n# published figures: the sources' own numbers, not measured here, next to the simulation\n"
                "# of the same cluster; error = distance of the simulated time from the published range\n");
-  fprintf(tab, "# %-52s %14s %14s %9s\n", "what", "published(s)", "simulated(s)", "error");
+  fprintf(tab, "# %-64s %14s %14s %9s\n", "what", "published(s)", "simulated(s)", "error");
   for (int i = 0; i < o->npublished; i++) {
     int rc = published_row(o->published[i], tab, list);
     if (rc)
