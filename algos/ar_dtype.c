@@ -98,3 +98,9 @@ void ar_sum_host(void *dst, const void *a, const void *b, size_t n, ar_dtype dt)
       d[i] = x[i] + y[i];
   }
 }
+
+void ar_scatter_add_host(void *dst, const void *vals, const uint32_t *idx, size_t n, ar_dtype dt)
+{
+  for (size_t i = 0; i < n; i++)
+    ar_set(dst, idx[i], dt, ar_get(dst, idx[i], dt) + ar_get(vals, i, dt));
+}

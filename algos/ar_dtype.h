@@ -25,4 +25,8 @@ void ar_set(void *buf, size_t i, ar_dtype dt, double v);
 /* dst[i] = a[i] + b[i]; fp16 is added in fp32 arithmetic and stored as half. */
 void ar_sum_host(void *dst, const void *a, const void *b, size_t n, ar_dtype dt);
 
+/* dst[idx[i]] += vals[i] for n (value, index) pairs; fp16 is added in fp32 arithmetic and
+ * stored as half after each add. */
+void ar_scatter_add_host(void *dst, const void *vals, const uint32_t *idx, size_t n, ar_dtype dt);
+
 #endif

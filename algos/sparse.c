@@ -30,9 +30,8 @@ void ar_scatter_add(const ar_params *p, void *dst, const void *vals, const uint3
 {
   if (n == 0)
     return;
-  if (p->real_data) /* fp16 is added in fp32 arithmetic and stored as half after each add */
-    for (size_t i = 0; i < n; i++)
-      ar_set(dst, idx[i], dt, ar_get(dst, idx[i], dt) + ar_get(vals, i, dt));
+  if (p->real_data)
+    ar_scatter_add_host(dst, vals, idx, n, dt);
   ar_charge(p->compute.scatter_a + p->compute.scatter_b * (double)n);
 }
 

@@ -29,6 +29,12 @@ static int read_compute(const cJSON *comp, cal_calibration *c)
       number(p, "copy_bw", &x->copy_bw) || number(p, "topk_a", &x->topk_a) || number(p, "topk_b", &x->topk_b) ||
       x->reduce_bw <= 0 || x->copy_bw <= 0)
     return CAL_EPARSE;
+  /* absent from calibrations written before they were measured: those kernels stay free */
+  const char *opt[] = {"mstopk_a", "mstopk_b", "scatter_a", "scatter_b"};
+  double *to[] = {&x->mstopk_a, &x->mstopk_b, &x->scatter_a, &x->scatter_b};
+  for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+    if (cJSON_GetObjectItemCaseSensitive(p, opt[i]) && number(p, opt[i], to[i]))
+      return CAL_EPARSE;
   c->has_compute = 1;
   if (cJSON_IsString(dev))
     snprintf(c->compute_device, sizeof c->compute_device, "%s", dev->valuestring);

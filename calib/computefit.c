@@ -15,7 +15,7 @@ static int matches(const cal_point *p, const char *op, const char *dtype, const 
   return strcmp(p->op, op) == 0 && (!dtype || strcmp(p->dtype, dtype) == 0) && strcmp(p->device, device) == 0;
 }
 
-/* per_element: selections cost per input element (count), the rest per byte. */
+/* per_element: cost per element (count: input elements, or pairs), else per byte. */
 static int fit_one(const cal_data *d, const char *op, const char *dtype, const char *device, int per_element,
                    cal_cost *c)
 {
@@ -62,12 +62,14 @@ int cal_compute_fit(const cal_data *d, const char *device, cal_compute *c)
   int rc = fit_one(d, "reduce", "fp32", device, 0, &c->reduce_fp32);
   rc = rc ? rc : fit_one(d, "reduce", "fp16", device, 0, &c->reduce_fp16);
   rc = rc ? rc : fit_one(d, "memcpy", NULL, device, 0, &c->copy);
-  rc = rc ? rc : fit_one(d, "mstopk", NULL, device, 1, &c->mstopk);
+  rc = rc ? rc : fit_one(d, "mstopk", NULL, device, 0, &c->mstopk);
   rc = rc ? rc : fit_one(d, "topk_exact", NULL, device, 1, &c->topk_exact);
+  rc = rc ? rc : fit_one(d, "scatter_add", NULL, device, 1, &c->scatter);
   rc = rc ? rc : fit_one(d, "memcpy_h2d", NULL, device, 0, &c->h2d);
   rc = rc ? rc : fit_one(d, "memcpy_d2h", NULL, device, 0, &c->d2h);
   rc = rc ? rc : fit_one(d, "memcpy_p2p", NULL, device, 0, &c->p2p);
-  if (rc == 0 && !c->reduce_fp32.has && !c->reduce_fp16.has && !c->copy.has && !c->mstopk.has && !c->topk_exact.has)
+  if (rc == 0 && !c->reduce_fp32.has && !c->reduce_fp16.has && !c->copy.has && !c->mstopk.has && !c->topk_exact.has &&
+      !c->scatter.has)
     rc = CAL_ENODATA;
   return rc;
 }
@@ -103,8 +105,9 @@ cJSON *cal_compute_json(const cal_compute *c)
   add_cost(o, "memcpy_h2d", &c->h2d, "byte");
   add_cost(o, "memcpy_d2h", &c->d2h, "byte");
   add_cost(o, "memcpy_p2p", &c->p2p, "byte");
-  add_cost(o, "mstopk", &c->mstopk, "element");
+  add_cost(o, "mstopk", &c->mstopk, "byte");
   add_cost(o, "topk_exact", &c->topk_exact, "element");
+  add_cost(o, "scatter_add", &c->scatter, "pair");
   cal_compute_props p;
   if (cal_compute_props_of(c, &p) == 0) {
     cJSON *h = cJSON_AddObjectToObject(o, "platform");
@@ -113,6 +116,10 @@ cJSON *cal_compute_json(const cal_compute *c)
     cJSON_AddNumberToObject(h, "copy_bw", p.copy_bw);
     cJSON_AddNumberToObject(h, "topk_a", p.topk_a);
     cJSON_AddNumberToObject(h, "topk_b", p.topk_b);
+    cJSON_AddNumberToObject(h, "mstopk_a", p.mstopk_a);
+    cJSON_AddNumberToObject(h, "mstopk_b", p.mstopk_b);
+    cJSON_AddNumberToObject(h, "scatter_a", p.scatter_a);
+    cJSON_AddNumberToObject(h, "scatter_b", p.scatter_b);
   }
   return o;
 }
@@ -128,9 +135,17 @@ int cal_compute_props_of(const cal_compute *c, cal_compute_props *p)
   p->reduce_bw = 1.0 / r->per_unit_s;
   p->reduce_lat = r->fixed_s;
   p->copy_bw = 1.0 / c->copy.per_unit_s;
-  if (c->mstopk.has) {
-    p->topk_a = c->mstopk.fixed_s;
-    p->topk_b = c->mstopk.per_unit_s;
-  }
+  /* a kernel not measured stays free (0), as on a platform without the property */
+  const struct {
+    const cal_cost *c;
+    double *a, *b;
+  } sel[] = {{&c->topk_exact, &p->topk_a, &p->topk_b},
+             {&c->mstopk, &p->mstopk_a, &p->mstopk_b},
+             {&c->scatter, &p->scatter_a, &p->scatter_b}};
+  for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++)
+    if (sel[i].c->has) {
+      *sel[i].a = sel[i].c->fixed_s;
+      *sel[i].b = sel[i].c->per_unit_s;
+    }
   return 0;
 }

@@ -1,5 +1,6 @@
 /* computefit.h: fixed + per-unit cost fits of the measured kernels, and the platform's
- * compute properties (reduce_bw, reduce_lat, copy_bw, topk_a, topk_b) taken from them. */
+ * compute properties (reduce_bw, reduce_lat, copy_bw, topk_a/b, mstopk_a/b, scatter_a/b)
+ * taken from them, in the units the algorithms charge them in (algos/sparse.c). */
 #ifndef CAL_COMPUTEFIT_H
 #define CAL_COMPUTEFIT_H
 
@@ -17,7 +18,8 @@ typedef struct {
 
 typedef struct {
   char device[8];
-  cal_cost reduce_fp32, reduce_fp16, copy, mstopk, topk_exact; /* sums and copies per byte, selections per element */
+  cal_cost reduce_fp32, reduce_fp16, copy, mstopk; /* per byte (MSTopK: of its input) */
+  cal_cost topk_exact, scatter;                     /* per input element, per (value, index) pair */
   cal_cost h2d, d2h, p2p;                                        /* CUDA only */
 } cal_compute;
 
@@ -29,7 +31,10 @@ cJSON *cal_compute_json(const cal_compute *c);
 
 /* Host properties for the platform; 0, or CAL_ENODATA when reduce and memcpy are missing. */
 typedef struct {
-  double reduce_bw, reduce_lat, copy_bw, topk_a, topk_b;
+  double reduce_bw, reduce_lat, copy_bw;
+  double topk_a, topk_b;       /* exact top-k: s + s per element */
+  double mstopk_a, mstopk_b;   /* MSTopK: s + s per input byte */
+  double scatter_a, scatter_b; /* scatter-add: s + s per pair */
 } cal_compute_props;
 
 int cal_compute_props_of(const cal_compute *c, cal_compute_props *p);

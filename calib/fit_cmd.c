@@ -23,9 +23,10 @@ static void usage(FILE *f)
         "most REL (default 0.05), breakpoints searched over every measured size (weighted least\n"
         "squares, GSL). From the reference class (inter when measured) it derives SMPI's\n"
         "smpi/lat-factor and smpi/bw-factor, and for each class the route latency and bandwidth\n"
-        "the platform gets. Kernels become fixed + per-byte (per-element for top-k) costs and the\n"
-        "platform's reduce_bw, reduce_lat, copy_bw, topk_a, topk_b; allreduce points (nccl-tests,\n"
-        "OSU) get an alpha-beta line per source and rank count.\n"
+        "the platform gets. Kernels become fixed + per-unit costs and the platform's reduce_bw,\n"
+        "reduce_lat, copy_bw (per byte), topk_a/b (exact top-k, per element), mstopk_a/b (per\n"
+        "input byte), scatter_a/b (per pair); allreduce points (nccl-tests, OSU) get an alpha-beta\n"
+        "line per source and rank count.\n"
         "\n"
         "--per-byte stream fits, instead of the ping-pong, one-way time = the ping-pong's time at\n"
         "its smallest size + the streaming test's time per message: the cost of a message on a\n"
@@ -136,8 +137,11 @@ static int run(const fit_opts *o, int nin, char **in)
     cJSON_AddItemToObject(root, "compute", cal_compute_json(&comp));
     cal_compute_props p;
     if (cal_compute_props_of(&comp, &p) == 0)
-      fprintf(tab, "# compute (%s): reduce %.3f GB/s + %.3f us, copy %.3f GB/s, MSTopK %.3f us + %.4f ns/element\n",
-              comp.device, p.reduce_bw / 1e9, p.reduce_lat * 1e6, p.copy_bw / 1e9, p.topk_a * 1e6, p.topk_b * 1e9);
+      fprintf(tab,
+              "# compute (%s): reduce %.3f GB/s + %.3f us, copy %.3f GB/s; top-k %.3f us + %.4f ns/element, "
+              "MSTopK %.3f us + %.4f ns/byte, scatter-add %.3f us + %.4f ns/pair\n",
+              comp.device, p.reduce_bw / 1e9, p.reduce_lat * 1e6, p.copy_bw / 1e9, p.topk_a * 1e6, p.topk_b * 1e9,
+              p.mstopk_a * 1e6, p.mstopk_b * 1e9, p.scatter_a * 1e6, p.scatter_b * 1e9);
   } else if (crc != CAL_ENODATA) {
     status = cal_fail("fitting kernels: %s", cal_strerror(crc));
     goto out;

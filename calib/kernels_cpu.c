@@ -1,4 +1,4 @@
-/* kernels_cpu.c: times ar_sum_host, memcpy, ar_mstopk and ar_topk_exact (the algos/ code the
+/* kernels_cpu.c: times ar_sum_host, memcpy, ar_mstopk, ar_topk_exact and ar_scatter_add_host (the algos/ code the
  * verify path runs) over sizes; median of repetitions after one untimed run. */
 #include "kernels_cpu.h"
 
@@ -42,7 +42,7 @@ static int reps_for(const cal_kernel_opts *o, double bytes)
   return n < o->min_reps ? o->min_reps : n;
 }
 
-typedef enum { K_SUM, K_COPY, K_MSTOPK, K_TOPK } kernel;
+typedef enum { K_SUM, K_COPY, K_MSTOPK, K_TOPK, K_SCATTER } kernel;
 
 typedef struct {
   void *a, *b, *dst;
@@ -61,6 +61,7 @@ static int run_once(kernel kind, operands *op)
     got = ar_mstopk(op->a, op->n, op->dt, op->k, AR_MSTOPK_SAMPLINGS, 1, op->idx, NULL);
     return got == op->k ? 0 : CAL_ERUN;
   case K_TOPK: got = ar_topk_exact(op->a, op->n, op->dt, op->k, op->idx); return got == op->k ? 0 : CAL_ERUN;
+  case K_SCATTER: ar_scatter_add_host(op->b, op->a, op->idx, op->k, op->dt); return 0;
   }
   return CAL_EINVAL;
 }
@@ -68,7 +69,7 @@ static int run_once(kernel kind, operands *op)
 /* Times one kernel at one size and appends the point. */
 static int time_kernel(const cal_kernel_opts *o, kernel kind, operands *op, double bytes, cal_data *d)
 {
-  static const char *const names[] = {"reduce", "memcpy", "mstopk", "topk_exact"};
+  static const char *const names[] = {"reduce", "memcpy", "mstopk", "topk_exact", "scatter_add"};
   int reps = reps_for(o, bytes), rc = run_once(kind, op);
   double samples[MAX_REPS_CAP];
   if (reps > MAX_REPS_CAP)
@@ -86,7 +87,7 @@ static int time_kernel(const cal_kernel_opts *o, kernel kind, operands *op, doub
   if (kind != K_COPY)
     snprintf(p.dtype, sizeof p.dtype, "%s", ar_dtype_name(op->dt));
   p.bytes = bytes;
-  p.count = kind == K_COPY ? bytes : (double)op->n;
+  p.count = kind == K_COPY ? bytes : kind == K_SCATTER ? (double)op->k : (double)op->n;
   p.ranks = 1;
   p.time_s = s.median > 0 ? s.median : 1e-9; /* a clock tick below resolution */
   p.spread_s = s.q3 - s.q1;
@@ -136,8 +137,9 @@ static int sum_and_copy(const cal_kernel_opts *o, cal_data *d)
 static int selections(const cal_kernel_opts *o, cal_data *d)
 {
   size_t max = (size_t)o->max_elems;
-  operands op = {malloc(max * sizeof(float)), NULL, NULL, malloc(max * sizeof(uint32_t)), 0, 0, AR_FP32};
-  int rc = op.a && op.idx ? 0 : CAL_ENOMEM;
+  operands op = {malloc(max * sizeof(float)), calloc(max, sizeof(float)), NULL, malloc(max * sizeof(uint32_t)), 0, 0,
+                 AR_FP32};
+  int rc = op.a && op.b && op.idx ? 0 : CAL_ENOMEM;
   if (rc == 0)
     fill_normal(op.a, max, AR_FP32);
   for (uint64_t n = o->min_elems; rc == 0 && n <= o->max_elems; n *= 4) {
@@ -147,8 +149,13 @@ static int selections(const cal_kernel_opts *o, cal_data *d)
     rc = time_kernel(o, K_MSTOPK, &op, (double)n * sizeof(float), d);
     if (rc == 0)
       rc = time_kernel(o, K_TOPK, &op, (double)n * sizeof(float), d);
+    /* the selection's k pairs added into a buffer of n, as the top-k algorithms add what
+     * they receive; bytes: a value and an index per pair */
+    if (rc == 0)
+      rc = time_kernel(o, K_SCATTER, &op, (double)op.k * (sizeof(float) + sizeof(uint32_t)), d);
   }
   free(op.a);
+  free(op.b);
   free(op.idx);
   return rc;
 }

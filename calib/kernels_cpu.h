@@ -1,5 +1,5 @@
 /* kernels_cpu.h: timing the host implementations of the work the simulation charges as
- * compute: sums (fp32, fp16), copies, MSTopK and exact top-k. */
+ * compute: sums (fp32, fp16), copies, MSTopK, exact top-k and the scatter-add of received pairs. */
 #ifndef CAL_KERNELS_CPU_H
 #define CAL_KERNELS_CPU_H
 

@@ -79,14 +79,16 @@ static void write_measurement(const char *p)
       ck_assert_int_eq(cal_data_add(&d, &pt), 0);
     }
   for (double s = 4096; s <= 64 << 20; s *= 4) {
-    cal_point k[3] = {cal_point_blank("reduce", "synthetic"), cal_point_blank("memcpy", "synthetic"),
-                      cal_point_blank("mstopk", "synthetic")};
-    double t[3] = {5e-6 + s / 100e9, s / 200e9, 20e-6 + 0.5e-9 * s / 4};
-    for (int i = 0; i < 3; i++) {
+    /* MSTopK per input byte, exact top-k per element, scatter-add per pair (k = s / 400) */
+    cal_point k[5] = {cal_point_blank("reduce", "synthetic"), cal_point_blank("memcpy", "synthetic"),
+                      cal_point_blank("mstopk", "synthetic"), cal_point_blank("topk_exact", "synthetic"),
+                      cal_point_blank("scatter_add", "synthetic")};
+    double t[5] = {5e-6 + s / 100e9, s / 200e9, 20e-6 + 0.125e-9 * s, 10e-6 + 2e-9 * s / 4, 1e-6 + 3e-9 * s / 400};
+    for (int i = 0; i < 5; i++) {
       snprintf(k[i].device, sizeof k[i].device, "cpu");
       snprintf(k[i].dtype, sizeof k[i].dtype, "%s", i == 1 ? "" : "fp32");
-      k[i].bytes = s;
-      k[i].count = i == 1 ? s : s / 4;
+      k[i].bytes = i == 4 ? s / 400 * 8 : s;
+      k[i].count = i == 1 ? s : i == 4 ? s / 400 : s / 4;
       k[i].time_s = t[i];
       ck_assert_int_eq(cal_data_add(&d, &k[i]), 0);
     }
@@ -155,8 +157,12 @@ START_TEST(fit_recovers_the_laws)
   ck_assert_double_eq_tol(num(plat, "reduce_bw"), 100e9, 100e9 * 1e-6);
   ck_assert_double_eq_tol(num(plat, "reduce_lat"), 5e-6, 5e-12);
   ck_assert_double_eq_tol(num(plat, "copy_bw"), 200e9, 200e9 * 1e-6);
-  ck_assert_double_eq_tol(num(plat, "topk_a"), 20e-6, 20e-12);
-  ck_assert_double_eq_tol(num(plat, "topk_b"), 0.5e-9, 0.5e-15);
+  ck_assert_double_eq_tol(num(plat, "topk_a"), 10e-6, 10e-12);
+  ck_assert_double_eq_tol(num(plat, "topk_b"), 2e-9, 2e-15);
+  ck_assert_double_eq_tol(num(plat, "mstopk_a"), 20e-6, 20e-12);
+  ck_assert_double_eq_tol(num(plat, "mstopk_b"), 0.125e-9, 0.125e-15);
+  ck_assert_double_eq_tol(num(plat, "scatter_a"), 1e-6, 1e-12);
+  ck_assert_double_eq_tol(num(plat, "scatter_b"), 3e-9, 3e-15);
   cJSON_Delete(c);
 }
 END_TEST
@@ -178,8 +184,12 @@ START_TEST(generated_platform_runs_and_reproduces_the_ping_pong)
   ck_assert_int_eq((int)cli_num(r.json, "nodes"), 4);
   for (int i = 0; i < 3; i++)
     ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cli_point(&r, i), "verified")));
-  /* the calibrated compute reaches the runner */
-  ck_assert_double_eq_tol(cli_num(cJSON_GetObjectItemCaseSensitive(r.json, "compute"), "reduce_bw"), 100e9, 1e3);
+  /* the calibrated compute reaches the runner, the top-k algorithms' kernels too */
+  const cJSON *comp = cJSON_GetObjectItemCaseSensitive(r.json, "compute");
+  ck_assert_double_eq_tol(cli_num(comp, "reduce_bw"), 100e9, 1e3);
+  ck_assert_double_eq_tol(cli_num(comp, "topk_b"), 2e-9, 2e-15);
+  ck_assert_double_eq_tol(cli_num(comp, "mstopk_b"), 0.125e-9, 0.125e-15);
+  ck_assert_double_eq_tol(cli_num(comp, "scatter_b"), 3e-9, 3e-15);
   cli_result_free(&r);
 
   r = cli_simcalib("check --platform %s --measured %s -o %s", path[XML], path[PP], path[OUT]);
@@ -245,11 +255,11 @@ START_TEST(kernels_time_every_kernel)
 {
   cJSON *k, *p, *pts = points_of("kernels --max-bytes 64K --max-elements 16K --reps 2 --min-reps 1", path[OUT], &k);
   int seen[5] = {0};
-  const char *ops[] = {"reduce", "memcpy", "mstopk", "topk_exact"};
+  const char *ops[] = {"reduce", "memcpy", "mstopk", "topk_exact", "scatter_add"};
   cJSON_ArrayForEach(p, pts)
   {
     const char *op = cJSON_GetObjectItemCaseSensitive(p, "op")->valuestring;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
       if (strcmp(op, ops[i]) == 0)
         seen[i]++;
     ck_assert(num(p, "time_s") > 0);
@@ -259,6 +269,7 @@ START_TEST(kernels_time_every_kernel)
   ck_assert_int_eq(seen[1], 3);
   ck_assert_int_eq(seen[2], 2); /* 4096 and 16384 elements */
   ck_assert_int_eq(seen[3], 2);
+  ck_assert_int_eq(seen[4], 2); /* k pairs of each selection */
   cJSON_Delete(k);
 }
 END_TEST

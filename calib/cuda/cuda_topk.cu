@@ -1,7 +1,9 @@
 // cuda_topk.cu: MSTopK ([Shi21] Algorithm 1, the same steps as algos/topk_select.c's
 // ar_mstopk: mean and max of |x|, a binary search of `samplings` probes for two thresholds,
 // every index above the upper one and a contiguous run of the band below it) and an exact
-// top-k (stable sort of |x|, so ties go to the lower index), both on the GPU with Thrust.
+// top-k (stable sort of |x|, so ties go to the lower index), both on the GPU with Thrust, and
+// the scatter-add of a selection's (value, index) pairs into a gradient-sized buffer, which
+// the top-k algorithms do with what they receive (algos/sparse.c's ar_scatter_add).
 #include <math.h>
 #include <random>
 #include <stdio.h>
@@ -37,6 +39,21 @@ struct in_band {
     return a < hi && a >= lo;
   }
 };
+
+/* dst[idx[i]] += vals[i]; atomic, as pairs from several ranks may share an index. */
+__global__ static void scatter_add_kernel(float *dst, const float *vals, const uint32_t *idx, size_t n)
+{
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(&dst[idx[i]], vals[i]);
+}
+
+static int scatter_add(float *dst, const float *vals, const uint32_t *idx, size_t n)
+{
+  const unsigned threads = 256;
+  scatter_add_kernel<<<(unsigned)((n + threads - 1) / threads), threads>>>(dst, vals, idx, n);
+  return cudaGetLastError() == cudaSuccess ? 0 : CAL_ERUN;
+}
 
 /* Writes exactly k indices to idx (band: scratch of d indices); returns 0 or CAL_ERUN. */
 static int mstopk(const float *x, size_t d, size_t k, uint32_t *idx, uint32_t *band, uint64_t seed)
@@ -117,6 +134,11 @@ int cb_topk(const cb_opts &o, cal_data *d)
     if (rc == 0)
       rc = cb_time(o, [&]() { return topk_exact(x, (size_t)n, k, idx, keys, scratch); },
                    cb_point("topk_exact", "fp32", bytes, (double)n), d);
+    /* the selection's k pairs into a buffer of n (keys: the values stand in for received
+     * ones); bytes: a value and an index per pair */
+    if (rc == 0)
+      rc = cb_time(o, [&]() { return scatter_add(keys, x, idx, k); },
+                   cb_point("scatter_add", "fp32", (double)k * (sizeof(float) + sizeof(uint32_t)), (double)k), d);
   }
   CB_CHECK(cudaFree(scratch));
   CB_CHECK(cudaFree(idx));
