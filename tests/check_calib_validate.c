@@ -162,6 +162,7 @@ START_TEST(validate_writes_table_json_csv_and_headroom)
   ck_assert_ptr_nonnull(strstr(r.out, "3 points: median |error| 10.0%"));
   ck_assert_ptr_nonnull(strstr(r.out, "max 20.0% (ring at 1M)"));
   ck_assert_ptr_nonnull(strstr(r.out, "2.00x as fast"));
+  ck_assert_ptr_nonnull(strstr(r.out, "per algorithm, median / max |error|: ring 15.0% / 20.0%; hier 0.0% / 0.0%\n"));
   ck_assert_ptr_nonnull(strstr(r.out, "published figures"));
   cli_result_free(&r);
 
@@ -181,6 +182,10 @@ START_TEST(validate_writes_table_json_csv_and_headroom)
   ck_assert_double_eq_tol(num(sum, "max_abs_err"), 0.2, 1e-9);
   ck_assert_double_eq_tol(num(sum, "geomean_abs_err"), cbrt(0.1 * 0.2 * CAL_VAL_GEOMEAN_FLOOR), 1e-9);
   ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(sum, "model"))); /* hier has none */
+  const cJSON *by = cJSON_GetObjectItemCaseSensitive(sum, "by_algo");
+  ck_assert_double_eq_tol(num(cJSON_GetObjectItemCaseSensitive(by, "ring"), "median_abs_err"), 0.15, 1e-9);
+  ck_assert_double_eq_tol(num(cJSON_GetObjectItemCaseSensitive(by, "ring"), "max_abs_err"), 0.2, 1e-9);
+  ck_assert_double_eq_tol(num(cJSON_GetObjectItemCaseSensitive(by, "hier"), "max_abs_err"), 0, 1e-9);
   const cJSON *head = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v, "cpu_headroom"), 0);
   ck_assert_double_eq_tol(num(head, "speedup"), 2.0, 1e-9);
   const cJSON *pb = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v, "published"), 0);
