@@ -216,19 +216,6 @@ static void make_feasible(const cal_smpi *s, const cal_netfit *ref, const cal_ne
   ol->bandwidth_Bps = 1.0 / feasible(1.0 / ol->bandwidth_Bps, 1.0 / rl->bandwidth_Bps, rb, nb);
 }
 
-/* Settings for every segment given both routes, and each class's worst relative error. */
-static void settle(cal_smpi *s, const cal_netfit *ref, const cal_netfit *other, cal_smpi_link *rl,
-                     cal_smpi_link *ol)
-{
-  for (size_t k = 0; k < s->nseg; k++) {
-    reference_only(s, k, cal_netfit_line(ref, s->thresh[k]), rl);
-    if (s->thresh[k] < CAL_SMPI_DETACHED)
-      both(s, k, cal_netfit_line(ref, s->thresh[k]), rl, cal_netfit_line(other, s->thresh[k]), ol);
-  }
-  rl->max_rel_err = worst_error(s, rl, ref);
-  ol->max_rel_err = worst_error(s, ol, other);
-}
-
 int cal_smpi_fit(const cal_netfit *intra, const cal_netfit *inter, const char *reference, cal_smpi *s)
 {
   memset(s, 0, sizeof *s);
@@ -250,10 +237,12 @@ int cal_smpi_fit(const cal_netfit *intra, const cal_netfit *inter, const char *r
     reference_only(s, k, cal_netfit_line(ref, s->thresh[k]), rl);
   if (other) {
     rc = other_link(s, other, ol);
-    if (rc == 0) {
+    if (rc == 0)
       make_feasible(s, ref, other, rl, ol);
-      settle(s, ref, other, rl, ol);
-    }
+    for (size_t k = 0; rc == 0 && k < s->nseg && s->thresh[k] < CAL_SMPI_DETACHED; k++)
+      both(s, k, cal_netfit_line(ref, s->thresh[k]), rl, cal_netfit_line(other, s->thresh[k]), ol);
+    if (rc == 0)
+      ol->max_rel_err = worst_error(s, ol, other);
   }
   rl->max_rel_err = worst_error(s, rl, ref);
   return rc;
