@@ -32,7 +32,7 @@ static const struct option longopts[] = {
 
 void sim_cli_usage(FILE *f)
 {
-  fputs("usage: simallreduce [--platform P] [--algo A[,B...]|all|best] [--size S | --sizes MIN:MAX[:FACTOR]]\n"
+  fputs("usage: simallreduce [--platform P] [--algo A[,B...]|all|best] [--size S | --sizes MIN:MAX[:FACTOR]|S1,S2,...]\n"
         "                    [--dtype fp32|fp16] [--nodes N] [--ranks-per-node R] [--verify] [--phases]\n"
         "                    [--json FILE] [--csv FILE] [--segment BYTES] [--channels C]\n"
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
@@ -47,6 +47,7 @@ void sim_cli_usage(FILE *f)
         "                       'best' alone: per size, the dense one the cost models predict fastest\n"
         "  --size S             bytes per rank, K/M/G = 2^10/2^20/2^30 (default 100M)\n"
         "  --sizes MIN:MAX[:F]  sweep MIN, MIN*F, ... up to MAX (F defaults to 2)\n"
+        "  --sizes S1,S2,...    exactly these sizes\n"
         "  --dtype T            fp32 (default) or fp16\n"
         "  --nodes N            use the first N nodes (default all)\n"
         "  --ranks-per-node R   use the first R GPUs of each node (default all)\n"
@@ -161,6 +162,13 @@ static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err
   double factor = 2;
   if (size && sweep)
     return fail(err, errlen, "give --size or --sizes, not both%s", "");
+  if (sweep && !strchr(sweep, ':')) {
+    int n = sim_parse_size_list(sweep, elem, &o->sizes, err, errlen);
+    if (n < 0)
+      return -1;
+    o->nsizes = n;
+    return 0;
+  }
   if (sweep) {
     if (sim_parse_sweep(sweep, &min, &max, &factor, err, errlen))
       return -1;

@@ -78,6 +78,60 @@ int sim_parse_sweep(const char *s, uint64_t *min, uint64_t *max, double *factor,
   return 0;
 }
 
+static int ascending(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+int sim_parse_size_list(const char *s, size_t elem, uint64_t **out, char *err, size_t errlen)
+{
+  char buf[1024];
+  if (strlen(s) >= sizeof buf) {
+    snprintf(err, errlen, "--sizes '%.40s...' is too long", s);
+    return -1;
+  }
+  if (!strchr(s, ',')) {
+    snprintf(err, errlen, "--sizes '%s' must be MIN:MAX[:FACTOR] or a list S1,S2,...", s);
+    return -1;
+  }
+  strcpy(buf, s);
+  size_t n = 0, cap = 1;
+  for (const char *c = s; *c; c++)
+    cap += *c == ',';
+  uint64_t *v = malloc(cap * sizeof *v);
+  if (!v) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  char *save = NULL;
+  /* strtok_r skips empty items, which would hide a typo: a list has exactly cap items */
+  for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    if (sim_parse_size(item, &v[n], err, errlen) != 0) {
+      free(v);
+      return -1;
+    }
+    if (v[n] % elem != 0) {
+      snprintf(err, errlen, "--sizes: %s is not a whole number of %zu-byte elements", item, elem);
+      free(v);
+      return -1;
+    }
+    n++;
+  }
+  if (n != cap) {
+    snprintf(err, errlen, "--sizes '%s' has an empty item", s);
+    free(v);
+    return -1;
+  }
+  qsort(v, n, sizeof *v, ascending);
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++)
+    if (kept == 0 || v[i] != v[kept - 1])
+      v[kept++] = v[i];
+  *out = v;
+  return (int)kept;
+}
+
 int sim_expand_sweep(uint64_t min, uint64_t max, double factor, size_t elem, uint64_t **out)
 {
   size_t cap = 16, n = 0;

@@ -15,6 +15,11 @@ int sim_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
 /* Parses "MIN:MAX[:FACTOR]" (FACTOR > 1, default 2, MIN <= MAX). */
 int sim_parse_sweep(const char *s, uint64_t *min, uint64_t *max, double *factor, char *err, size_t errlen);
 
+/* Parses a list "S1,S2[,...]" (a comma at least; each size as sim_parse_size takes it and a
+ * whole number of elem-byte elements) into ascending sizes without repeats, malloc'd into
+ * *out. Returns how many, or -1 with a reason in err. */
+int sim_parse_size_list(const char *s, size_t elem, uint64_t **out, char *err, size_t errlen);
+
 /* The geometric sweep min, min*f, min*f^2, ... <= max, each rounded down to a whole number of
  * elem-byte elements (at least one), without repeats; max itself is always included.
  * Returns the number of sizes (malloc'd into *out), or -1 on allocation failure. */

@@ -51,6 +51,24 @@ START_TEST(sweeps)
 }
 END_TEST
 
+START_TEST(lists)
+{
+  uint64_t *v;
+  /* ascending, repeats dropped, whatever order they came in */
+  ck_assert_int_eq(sim_parse_size_list("64M,8K,1M,8K", 4, &v, err, sizeof err), 3);
+  ck_assert_uint_eq(v[0], 8192);
+  ck_assert_uint_eq(v[1], 1 << 20);
+  ck_assert_uint_eq(v[2], 64 << 20);
+  free(v);
+  ck_assert_int_eq(sim_parse_size_list("6,2", 2, &v, err, sizeof err), 2);
+  ck_assert_uint_eq(v[0], 2);
+  free(v);
+  const char *bad[] = {"1K", "1K,", ",1K", "1K,,2K", "1K,6", "1K,0", "1K,3G", "1K,x"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    ck_assert_msg(sim_parse_size_list(bad[i], 4, &v, err, sizeof err) == -1, "'%s' accepted", bad[i]);
+}
+END_TEST
+
 START_TEST(sweep_expansion_rounds_to_elements)
 {
   uint64_t *v;
@@ -97,7 +115,7 @@ END_TEST
 int main(void)
 {
   Suite *s = suite_create("sizes");
-  CHECK_CASE(s, "sizes", 10, plain_and_suffixed_sizes, bad_sizes_are_refused, sweeps,
+  CHECK_CASE(s, "sizes", 10, plain_and_suffixed_sizes, bad_sizes_are_refused, sweeps, lists,
              sweep_expansion_rounds_to_elements, formatting);
   return check_run(s);
 }

@@ -29,6 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char buf[32];
     sim_format_size(lo, buf, sizeof buf);
   }
+  uint64_t *list;
+  int n = sim_parse_size_list(s, 4, &list, err, sizeof err);
+  for (int i = 1; i < n; i++)
+    if (list[i] <= list[i - 1] || list[i] % 4 || list[i] > SIM_MAX_BYTES)
+      abort();
+  if (n > 0)
+    free(list);
   free(s);
   return 0;
 }
