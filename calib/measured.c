@@ -2,6 +2,8 @@
 #include "measured.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +134,18 @@ static double get_num(const cJSON *o, const char *key, int *bad)
   return v->valuedouble;
 }
 
+/* A count field (ranks, repetitions, errors): -1 when absent; *bad is set when it is not a
+ * whole number an int holds, so that no conversion of a huge value is undefined. */
+static int get_count(const cJSON *o, const char *key, int *bad)
+{
+  double v = get_num(o, key, bad);
+  if (v > INT_MAX || v != floor(v)) {
+    *bad = 1;
+    return -1;
+  }
+  return (int)v;
+}
+
 static int point_from_json(const cJSON *o, cal_point *p)
 {
   int bad = !cJSON_IsObject(o);
@@ -143,17 +157,17 @@ static int point_from_json(const cJSON *o, cal_point *p)
   get_str(o, "source", p->source, sizeof p->source);
   p->bytes = get_num(o, "bytes", &bad);
   p->count = get_num(o, "count", &bad);
-  p->ranks = (int)get_num(o, "ranks", &bad);
+  p->ranks = get_count(o, "ranks", &bad);
   const cJSON *ip = cJSON_GetObjectItemCaseSensitive(o, "inplace");
   p->inplace = cJSON_IsBool(ip) ? cJSON_IsTrue(ip) : -1;
   p->time_s = get_num(o, "time_s", &bad);
   p->spread_s = get_num(o, "spread_s", &bad);
   p->min_s = get_num(o, "min_s", &bad);
   p->max_s = get_num(o, "max_s", &bad);
-  p->reps = (int)get_num(o, "reps", &bad);
+  p->reps = get_count(o, "reps", &bad);
   p->algbw_GBps = get_num(o, "algbw_GBps", &bad);
   p->busbw_GBps = get_num(o, "busbw_GBps", &bad);
-  p->errors = (long)get_num(o, "errors", &bad);
+  p->errors = get_count(o, "errors", &bad);
   return bad || !p->op[0] || p->bytes < 0 || p->time_s <= 0 ? -1 : 0;
 }
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../calib/cal_error.h"
 #include "../calib/import.h"
@@ -212,6 +213,20 @@ START_TEST(numbers_out_of_integer_range)
   cal_data_free(&d);
   free(bad);
   free(log);
+  /* the same in a measured-data file: counts an int cannot hold, or not whole, are refused */
+  const char *counts[] = {"\"errors\": 8.9e55", "\"ranks\": 3e9", "\"reps\": 2.5"};
+  for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+    char path[] = "/tmp/check_import_XXXXXX", why[256];
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "{\"schema\": \"simallreduce-measured-1\", \"points\": [{\"op\": \"allreduce\", \"bytes\": 8, "
+               "\"time_s\": 1e-5, %s}]}", counts[i]);
+    fclose(f);
+    ck_assert_msg(cal_data_read(&d, path, why, sizeof why) == CAL_EPARSE, "%s accepted", counts[i]);
+    cal_data_free(&d);
+    unlink(path);
+  }
 }
 END_TEST
 
