@@ -1,5 +1,6 @@
-/* kernels_cpu.c: times ar_sum_host, memcpy, ar_mstopk, ar_topk_exact and ar_scatter_add_host (the algos/ code the
- * verify path runs) over sizes; median of repetitions after one untimed run. */
+/* kernels_cpu.c: times ar_sum_host, memcpy, ar_mstopk, ar_topk_exact and
+ * ar_scatter_add_host (the algos/ code the verify path runs) over sizes; median of
+ * repetitions after one untimed run. */
 #include "kernels_cpu.h"
 
 #include <gsl/gsl_randist.h>
