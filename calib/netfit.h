@@ -14,6 +14,9 @@
 /* Points a segment needs: three, so that every segment's line is tested by one point more
  * than it takes to draw it, and a single noisy size cannot get a segment of its own. */
 #define CAL_NET_MIN_POINTS 3
+/* ... unless no such fit meets the tolerance: a law that changes within one size step then
+ * gets segments of two (cal_netfit_run keeps them only where they fit better). */
+#define CAL_NET_MIN_POINTS_CHANGE 2
 
 typedef struct {
   char path[8];

@@ -167,6 +167,37 @@ START_TEST(fit_recovers_the_laws)
 }
 END_TEST
 
+/* A law that holds for two sizes only (8M and 16M between a cached and an uncached regime):
+ * no three-point segment meets them, two-point segments do, exactly. */
+START_TEST(fit_follows_a_law_of_two_sizes)
+{
+  cal_data d = {0};
+  for (double s = 1; s <= 256 << 20; s *= 2) {
+    cal_point pt = cal_point_blank("pingpong", "synthetic");
+    snprintf(pt.path, sizeof pt.path, "intra");
+    pt.bytes = s;
+    pt.ranks = 2;
+    pt.time_s = s <= 4 << 20 ? 0.5e-6 + s / 10e9 : s <= 16 << 20 ? 300e-6 + s / 8e9 : s / 5e9;
+    ck_assert_int_eq(cal_data_add(&d, &pt), 0);
+  }
+  ck_assert_int_eq(cal_data_write(&d, path[PP]), 0);
+  cal_data_free(&d);
+  cli_result r = cli_simcalib("fit %s -o %s", path[PP], path[CALIB]);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  cli_result_free(&r);
+  cJSON *c = load(path[CALIB]);
+  const cJSON *intra = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "network"), "intra");
+  const cJSON *segs = cJSON_GetObjectItemCaseSensitive(intra, "segments");
+  ck_assert_int_eq(cJSON_GetArraySize(segs), 3);
+  const cJSON *mid = cJSON_GetArrayItem(segs, 1);
+  ck_assert_double_eq(num(mid, "from_bytes"), 8 << 20);
+  ck_assert_double_eq_tol(num(mid, "alpha_s"), 300e-6, 1e-9);
+  ck_assert_double_eq_tol(num(mid, "bandwidth_Bps"), 8e9, 8e3);
+  ck_assert(num(intra, "max_rel_err") < 1e-6);
+  cJSON_Delete(c);
+}
+END_TEST
+
 START_TEST(generated_platform_runs_and_reproduces_the_ping_pong)
 {
   write_measurement(path[PP]);
@@ -309,6 +340,7 @@ int main(void)
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, fit_recovers_the_laws);
+  tcase_add_test(tc, fit_follows_a_law_of_two_sizes);
   tcase_add_test(tc, generated_platform_runs_and_reproduces_the_ping_pong);
   tcase_add_test(tc, multi_rail_platform_runs);
   tcase_add_test(tc, measure_runs_the_real_mpi);
