@@ -187,6 +187,8 @@ $(B)/tests/check_calib%: tests/check_calib%.c $(filter-out $(B)/sim/main.o,$(SIM
 CUDA_SRC := $(wildcard calib/cuda/*.cu)
 # the C objects the CUDA binary shares: the measured-data writer and the statistics
 CAL_CUDA_O := $(addprefix $(B)/calib/,measured.o stats.o textfile.o cal_error.o)
+# the CUDA MSTopK shares the host one's threshold search
+CAL_CUDA_O += $(B)/pure/topk_select.o $(B)/pure/ar_dtype.o
 ifneq ($(NVCC),)
 cuda: $(BIN)/simcalib_cuda
 else

@@ -9,12 +9,47 @@
 
 static float magnitude(const void *x, size_t i, ar_dtype dt) { return (float)fabs(ar_get(x, i, dt)); }
 
-static size_t count_at_least(const void *x, size_t d, ar_dtype dt, double t)
+typedef struct {
+  const void *x;
+  size_t d;
+  ar_dtype dt;
+} count_ctx;
+
+static size_t count_at_least(double t, void *ctx)
 {
+  const count_ctx *c = ctx;
   size_t n = 0;
-  for (size_t i = 0; i < d; i++)
-    n += magnitude(x, i, dt) >= t;
+  for (size_t i = 0; i < c->d; i++)
+    n += magnitude(c->x, i, c->dt) >= t;
   return n;
+}
+
+void ar_mstopk_thresholds(double mean, double u, size_t d, size_t k, int samplings, ar_count_fn count, void *ctx,
+                          double *thres1, double *thres2)
+{
+  /* thres1 starts above every element (nothing selected) rather than at 0, so that a search
+   * that never finds nnz <= k cannot select all d. */
+  double l = 0, r = 1, t1 = INFINITY, t2 = 0;
+  size_t k1 = 0, k2 = d;
+  for (int i = 0; i < samplings; i++) {
+    double ratio = l + (r - l) / 2, thres = mean + ratio * (u - mean);
+    size_t nnz = count(thres, ctx);
+    if (nnz <= k) {
+      r = ratio;
+      if (nnz > k1 || t1 == INFINITY) {
+        k1 = nnz;
+        t1 = thres;
+      }
+    } else {
+      l = ratio;
+      if (nnz < k2) {
+        k2 = nnz;
+        t2 = thres;
+      }
+    }
+  }
+  *thres1 = t1;
+  *thres2 = t2;
 }
 
 size_t ar_mstopk(const void *x, size_t d, ar_dtype dt, size_t k, int samplings, uint64_t seed, uint32_t *idx,
@@ -35,27 +70,9 @@ size_t ar_mstopk(const void *x, size_t d, ar_dtype dt, size_t k, int samplings, 
   }
   mean /= (double)d;
 
-  /* Algorithm 1, lines 4-24. thres1 starts above every element (nothing selected) rather
-   * than at 0, so that a search that never finds nnz <= k cannot select all d. */
-  double l = 0, r = 1, thres1 = INFINITY, thres2 = 0;
-  size_t k1 = 0, k2 = d;
-  for (int i = 0; i < samplings; i++) {
-    double ratio = l + (r - l) / 2, thres = mean + ratio * (u - mean);
-    size_t nnz = count_at_least(x, d, dt, thres);
-    if (nnz <= k) {
-      r = ratio;
-      if (nnz > k1 || thres1 == INFINITY) {
-        k1 = nnz;
-        thres1 = thres;
-      }
-    } else {
-      l = ratio;
-      if (nnz < k2) {
-        k2 = nnz;
-        thres2 = thres;
-      }
-    }
-  }
+  count_ctx c = {x, d, dt};
+  double thres1, thres2;
+  ar_mstopk_thresholds(mean, u, d, k, samplings, count_at_least, &c, &thres1, &thres2);
 
   /* Lines 25-28: all of the upper group, then k - k1 consecutive members of the band. */
   size_t n = 0, band = 0;

@@ -8,6 +8,10 @@
 
 #include "ar_dtype.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Number of threshold samplings [Shi21] uses (section 5.2). */
 #define AR_MSTOPK_SAMPLINGS 30
 
@@ -21,6 +25,17 @@
 size_t ar_mstopk(const void *x, size_t d, ar_dtype dt, size_t k, int samplings, uint64_t seed, uint32_t *idx,
                  double *thres1);
 
+/* How many of the d magnitudes are at least thres (ctx: the data, wherever it lives). */
+typedef size_t (*ar_count_fn)(double thres, void *ctx);
+
+/* MSTopK's threshold search ([Shi21] Algorithm 1, lines 4-24), shared by the host selection
+ * above and the GPU one the CUDA calibration times: `samplings` probes between mean and u
+ * (mean and max of |x|). *thres1 gets the probe keeping the most elements, at most k
+ * (infinity when none kept at most k), *thres2 the probe keeping the fewest above k (0 when
+ * none did). */
+void ar_mstopk_thresholds(double mean, double u, size_t d, size_t k, int samplings, ar_count_fn count, void *ctx,
+                          double *thres1, double *thres2);
+
 /* Exact top-k by selection (expected O(d), no full sort): the k largest |x|, ties broken by
  * the lower index. Writes min(k, d) indices in ascending order; returns that number, or
  * (size_t)-1 on allocation failure. */
@@ -32,5 +47,9 @@ size_t ar_topk_k(size_t len, double density);
 /* Seed of the MSTopK band draw made by local rank `local` of node `node`: the algorithm and
  * the verification reference must draw the same. */
 uint64_t ar_topk_seed(int node, int local);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,5 +1,5 @@
 // cuda_topk.cu: MSTopK ([Shi21] Algorithm 1, the same steps as algos/topk_select.c's
-// ar_mstopk: mean and max of |x|, a binary search of `samplings` probes for two thresholds,
+// ar_mstopk: mean and max of |x|, the same binary search (ar_mstopk_thresholds) for two thresholds,
 // every index above the upper one and a contiguous run of the band below it) and an exact
 // top-k (stable sort of |x|, so ties go to the lower index), both on the GPU with Thrust, and
 // the scatter-add of a selection's (value, index) pairs into a gradient-sized buffer, which
@@ -55,6 +55,18 @@ static int scatter_add(float *dst, const float *vals, const uint32_t *idx, size_
   return cudaGetLastError() == cudaSuccess ? 0 : CAL_ERUN;
 }
 
+/* |x| >= thres over the d elements on the GPU (ctx: a struct gpu_data). */
+struct gpu_data {
+  thrust::device_ptr<const float> x;
+  size_t d;
+};
+
+static size_t count_on_gpu(double thres, void *ctx)
+{
+  const gpu_data *g = (const gpu_data *)ctx;
+  return (size_t)thrust::count_if(thrust::device, g->x, g->x + g->d, at_least{(float)thres});
+}
+
 /* Writes exactly k indices to idx (band: scratch of d indices); returns 0 or CAL_ERUN. */
 static int mstopk(const float *x, size_t d, size_t k, uint32_t *idx, uint32_t *band, uint64_t seed)
 {
@@ -63,25 +75,9 @@ static int mstopk(const float *x, size_t d, size_t k, uint32_t *idx, uint32_t *b
   thrust::counting_iterator<uint32_t> first(0), last((uint32_t)d);
   double mean = thrust::transform_reduce(thrust::device, p, p + d, abs_of(), 0.0, thrust::plus<double>()) / (double)d;
   double u = thrust::transform_reduce(thrust::device, p, p + d, abs_of(), 0.0f, thrust::maximum<float>());
-  double l = 0, r = 1, thres1 = INFINITY, thres2 = 0;
-  size_t k1 = 0, k2 = d;
-  for (int i = 0; i < AR_MSTOPK_SAMPLINGS; i++) {
-    double ratio = l + (r - l) / 2, thres = mean + ratio * (u - mean);
-    size_t nnz = (size_t)thrust::count_if(thrust::device, p, p + d, at_least{(float)thres});
-    if (nnz <= k) {
-      r = ratio;
-      if (nnz > k1 || isinf(thres1)) {
-        k1 = nnz;
-        thres1 = thres;
-      }
-    } else {
-      l = ratio;
-      if (nnz < k2) {
-        k2 = nnz;
-        thres2 = thres;
-      }
-    }
-  }
+  double thres1, thres2;
+  gpu_data g = {p, d};
+  ar_mstopk_thresholds(mean, u, d, k, AR_MSTOPK_SAMPLINGS, count_on_gpu, &g, &thres1, &thres2);
   size_t n = (size_t)(thrust::copy_if(thrust::device, first, last, p, out, at_least{(float)thres1}) - out);
   size_t nb = (size_t)(thrust::copy_if(thrust::device, first, last, p, bnd, in_band{(float)thres1, (float)thres2}) - bnd);
   size_t need = k - n, start = 0;
