@@ -6,25 +6,11 @@
 #include <stddef.h>
 
 #include "algo_list.h"
+#include "common/sa_error.h"
 #include "ar_dtype.h"
 #include "ar_parts.h"
 #include "ar_layout.h"
 #include "ar_phase.h"
-
-/* Negative error codes, one list so that ar_strerror can never fall out of step. */
-#define AR_ERRNO_MAP(XX)                                                   \
-  XX(ENOMEM, -1, "out of memory")                                          \
-  XX(EMPI, -2, "an MPI call failed")                                       \
-  XX(EINVAL, -3, "invalid argument")                                       \
-  XX(ELAYOUT, -4, "rank count is not a whole number of nodes")
-
-enum {
-#define AR_ERRNO_ENUM(name, value, text) AR_##name = (value),
-  AR_ERRNO_MAP(AR_ERRNO_ENUM)
-#undef AR_ERRNO_ENUM
-};
-
-const char *ar_strerror(int code);
 
 /* Device work the simulation charges instead of measuring the host: all from the
  * platform's host properties (see platforms/ and ar_compute.c). */
@@ -68,7 +54,7 @@ extern const ar_algo ar_registry[];
 
 const ar_algo *ar_find(const char *name);
 
-/* Rank and size in comm: 0, or AR_EMPI. */
+/* Rank and size in comm: 0, or SA_EMPI. */
 int ar_ranks(MPI_Comm comm, int *rank, int *size);
 
 /* The prologue every dense algorithm shares: rank and size, MPI_IN_PLACE resolved into recvbuf,
@@ -101,7 +87,7 @@ static inline const void *ar_cat(const void *buf, size_t i, ar_dtype dt)
  * reduces it, the algorithms do). */
 MPI_Datatype ar_mpi_type(ar_dtype dt);
 
-/* MPI_Sendrecv of element counts, checked against INT_MAX; AR_EMPI or AR_EINVAL on failure. */
+/* MPI_Sendrecv of element counts, checked against INT_MAX; SA_EMPI or SA_EINVAL on failure. */
 int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
                 MPI_Comm comm);
 

@@ -20,10 +20,10 @@ static int make_comm(MPI_Comm comm, int rank, int size, int rpn, int cross, MPI_
   int n = cross ? size / rpn : rpn, *ranks = malloc(sizeof(int) * (size_t)n);
   MPI_Group world, group;
   if (!ranks)
-    return AR_ENOMEM;
+    return SA_ENOMEM;
   for (int i = 0; i < n; i++)
     ranks[i] = cross ? i * rpn + rank % rpn : rank - rank % rpn + i;
-  int rc = AR_EMPI;
+  int rc = SA_EMPI;
   if (MPI_Comm_group(comm, &world) == MPI_SUCCESS) {
     if (MPI_Group_incl(world, n, ranks, &group) == MPI_SUCCESS) {
       if (MPI_Comm_create_group(comm, group, cross, out) == MPI_SUCCESS)
@@ -42,13 +42,13 @@ int ar_layout_init(ar_layout *L, MPI_Comm comm, int rpn, int channels)
   memset(L, 0, sizeof *L);
   L->node = L->cross = MPI_COMM_NULL;
   if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
-    return AR_EMPI;
+    return SA_EMPI;
   if (rpn < 1 || size % rpn != 0 || channels < 1 || channels > AR_MAX_CHANNELS)
-    return AR_ELAYOUT;
+    return SA_ELAYOUT;
   L->rpn = rpn;
   L->channels = channels;
   if (make_comm(comm, rank, size, rpn, 0, &L->node) != 0 || make_comm(comm, rank, size, rpn, 1, &L->cross) != 0)
-    return AR_EMPI;
+    return SA_EMPI;
   L->order = malloc(sizeof(int) * (size_t)(channels * rpn));
   L->weight = malloc(sizeof(double) * (size_t)channels);
   char *names = calloc((size_t)rpn, HOSTNAME_LEN);
@@ -57,9 +57,9 @@ int ar_layout_init(ar_layout *L, MPI_Comm comm, int rpn, int channels)
 #ifdef AR_SMPI
   strncpy(mine, sg_host_get_name(sg_host_self()), HOSTNAME_LEN - 1);
 #endif
-  int rc = L->order && L->weight && names && hosts ? 0 : AR_ENOMEM;
+  int rc = L->order && L->weight && names && hosts ? 0 : SA_ENOMEM;
   if (rc == 0 && MPI_Allgather(mine, HOSTNAME_LEN, MPI_CHAR, names, HOSTNAME_LEN, MPI_CHAR, L->node) != MPI_SUCCESS)
-    rc = AR_EMPI;
+    rc = SA_EMPI;
   if (rc == 0) {
     for (int i = 0; i < rpn; i++) /* each node orders its own GPUs */
       hosts[i] = names + (size_t)i * HOSTNAME_LEN;

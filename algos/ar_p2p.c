@@ -1,6 +1,6 @@
 /* ar_p2p.c: what every algorithm does around its messages: the shared prologue, and
  * point-to-point calls with element counts checked against MPI's int range and MPI errors
- * turned into AR_EMPI. */
+ * turned into SA_EMPI. */
 #include "ar.h"
 
 #include <limits.h>
@@ -14,15 +14,15 @@ int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rc
                 MPI_Comm comm)
 {
   if (scount > INT_MAX || rcount > INT_MAX)
-    return AR_EINVAL;
+    return SA_EINVAL;
   MPI_Datatype t = ar_mpi_type(dt);
   int rc = MPI_Sendrecv(sbuf, (int)scount, t, dest, 0, rbuf, (int)rcount, t, src, 0, comm, MPI_STATUS_IGNORE);
-  return rc == MPI_SUCCESS ? 0 : AR_EMPI;
+  return rc == MPI_SUCCESS ? 0 : SA_EMPI;
 }
 
 int ar_ranks(MPI_Comm comm, int *rank, int *size)
 {
-  return MPI_Comm_rank(comm, rank) == MPI_SUCCESS && MPI_Comm_size(comm, size) == MPI_SUCCESS ? 0 : AR_EMPI;
+  return MPI_Comm_rank(comm, rank) == MPI_SUCCESS && MPI_Comm_size(comm, size) == MPI_SUCCESS ? 0 : SA_EMPI;
 }
 
 int ar_begin(const void **sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p,

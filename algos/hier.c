@@ -26,7 +26,7 @@ int ar_hier(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
     return rc;
   int rpn = p->ranks_per_node > 0 ? p->ranks_per_node : 1;
   if (size % rpn != 0)
-    return AR_ELAYOUT;
+    return SA_ELAYOUT;
   /* The runner builds the node and cross communicators once; a caller without them pays
    * for two splits here. */
   MPI_Comm node = MPI_COMM_NULL, cross = MPI_COMM_NULL;
@@ -34,7 +34,7 @@ int ar_hier(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
   if (own) {
     if (MPI_Comm_split(comm, rank / rpn, rank % rpn, &node) != MPI_SUCCESS ||
         MPI_Comm_split(comm, rank % rpn, rank / rpn, &cross) != MPI_SUCCESS)
-      rc = AR_EMPI;
+      rc = SA_EMPI;
   } else {
     node = p->layout->node;
     cross = p->layout->cross;

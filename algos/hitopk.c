@@ -89,7 +89,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
     sendbuf = recvbuf;
   int rpn = p->ranks_per_node > 0 ? p->ranks_per_node : 1;
   if (size % rpn != 0 || !p->layout || p->layout->rpn != rpn)
-    return AR_ELAYOUT;
+    return SA_ELAYOUT;
   MPI_Comm node = p->layout->node, cross = p->layout->cross;
   int m = size / rpn, n = rpn;
   size_t es = ar_dtype_size(dt);
@@ -121,7 +121,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
   b.displs = calloc((size_t)n, sizeof *b.displs);
   if (rc == 0 && (!b.idx || !b.vals || !b.alli || !b.allv || !b.acc || !b.uidx || !b.uval || !b.counts ||
                   !b.displs || (p->real_data && !b.touched)))
-    rc = AR_ENOMEM;
+    rc = SA_ENOMEM;
   long got = 0;
   if (rc == 0)
     got = ar_select(p, AR_SELECT_MSTOPK, ar_cat(recvbuf, off, dt), shard, dt, k,
@@ -140,7 +140,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
   uint32_t *sizes = rc == 0 ? ar_alloc(p, (size_t)n * 4) : NULL;
   size_t *one = calloc((size_t)n, sizeof *one), *at = calloc((size_t)n, sizeof *at);
   if (rc == 0 && (!sizes || !one || !at))
-    rc = AR_ENOMEM;
+    rc = SA_ENOMEM;
   int l = intra.pos;
   if (rc == 0) {
     for (int i = 0; i < n; i++) {

@@ -39,7 +39,7 @@ static void op_charge(void *in, void *inout, int *len, MPI_Datatype *t)
 int ar_mpi(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   if (count > (size_t)INT_MAX)
-    return AR_EINVAL;
+    return SA_EINVAL;
   if (count == 0)
     return 0;
   MPI_Op op = MPI_SUM;
@@ -49,12 +49,12 @@ int ar_mpi(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
 #endif
   {
     if (MPI_Op_create(p->real_data ? op_sum : op_charge, 1, &op) != MPI_SUCCESS)
-      return AR_EMPI;
+      return SA_EMPI;
     own_op = 1;
   }
   int rc = MPI_Allreduce(sendbuf, recvbuf, (int)count, ar_mpi_type(dt), op, comm);
   ar_phase_end(p->phases, "allreduce");
   if (own_op)
     MPI_Op_free(&op);
-  return rc == MPI_SUCCESS ? 0 : AR_EMPI;
+  return rc == MPI_SUCCESS ? 0 : SA_EMPI;
 }

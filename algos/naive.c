@@ -21,31 +21,31 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
   if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))
     return rc;
   if (count > INT_MAX)
-    return AR_EINVAL;
+    return SA_EINVAL;
   MPI_Datatype t = ar_mpi_type(dt);
   int n = (int)count;
   if (rank != 0) {
     if (MPI_Send(sendbuf, n, t, 0, 0, comm) != MPI_SUCCESS)
-      rc = AR_EMPI;
+      rc = SA_EMPI;
     ar_phase_end(p->phases, "gather-reduce");
     if (rc == 0 && MPI_Recv(recvbuf, n, t, 0, 1, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-      rc = AR_EMPI;
+      rc = SA_EMPI;
     ar_phase_end(p->phases, "bcast");
     return rc;
   }
 
   void **tmp = calloc((size_t)size, sizeof *tmp);
   MPI_Request *req = calloc((size_t)size, sizeof *req);
-  rc = tmp && req ? 0 : AR_ENOMEM;
+  rc = tmp && req ? 0 : SA_ENOMEM;
   for (int i = 1; i < size && rc == 0; i++) {
     tmp[i] = ar_alloc(p, count * ar_dtype_size(dt));
     if (!tmp[i])
-      rc = AR_ENOMEM;
+      rc = SA_ENOMEM;
     else if (MPI_Irecv(tmp[i], n, t, i, 0, comm, &req[i - 1]) != MPI_SUCCESS)
-      rc = AR_EMPI;
+      rc = SA_EMPI;
   }
   if (rc == 0 && size > 1 && MPI_Waitall(size - 1, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-    rc = AR_EMPI;
+    rc = SA_EMPI;
   if (rc == 0)
     ar_copy(p, recvbuf, sendbuf, count, dt);
   for (int i = 1; i < size && rc == 0; i++)
@@ -54,9 +54,9 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
 
   for (int i = 1; i < size && rc == 0; i++)
     if (MPI_Isend(recvbuf, n, t, i, 1, comm, &req[i - 1]) != MPI_SUCCESS)
-      rc = AR_EMPI;
+      rc = SA_EMPI;
   if (rc == 0 && size > 1 && MPI_Waitall(size - 1, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-    rc = AR_EMPI;
+    rc = SA_EMPI;
   ar_phase_end(p->phases, "bcast");
   for (int i = 1; tmp && i < size; i++)
     ar_free(p, tmp[i]);

@@ -40,7 +40,7 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
   int r = size - P, v;
   void *tmp = ar_alloc(p, count * ar_dtype_size(dt));
   if (!tmp)
-    return AR_ENOMEM;
+    return SA_ENOMEM;
 
   if (rank < 2 * r) {
     if (rank % 2 == 0) {

@@ -53,7 +53,7 @@ int ar_ring(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
   int nch = L && L->rpn == p->ranks_per_node && size % L->rpn == 0 ? L->channels : 1;
   ar_ring_spec *rings = calloc((size_t)nch, sizeof *rings);
   if (!rings)
-    return AR_ENOMEM;
+    return SA_ENOMEM;
   size_t done = 0;
   double cum = 0;
   for (int c = 0; c < nch && rc == 0; c++) {

@@ -10,7 +10,7 @@ static int mod(int a, int n) { return ((a % n) + n) % n; }
 int ar_ring_plain(MPI_Comm comm, size_t off, size_t len, ar_ring_spec *r)
 {
   if (MPI_Comm_rank(comm, &r->pos) != MPI_SUCCESS || MPI_Comm_size(comm, &r->n) != MPI_SUCCESS)
-    return AR_EMPI;
+    return SA_EMPI;
   r->next = mod(r->pos + 1, r->n);
   r->prev = mod(r->pos - 1, r->n);
   r->off = off;
@@ -33,18 +33,18 @@ static int step(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm,
   for (int k = 0; k < nrings; k++) {
     size_t rl = ar_ring_chunk_len(&rings[k], rc[k]), sl = ar_ring_chunk_len(&rings[k], sc[k]);
     if (rl > INT_MAX || sl > INT_MAX)
-      return AR_EINVAL;
+      return SA_EINVAL;
     if (nrings == 1)
       return MPI_Sendrecv(ar_cat(sbuf, ar_ring_chunk_off(&rings[0], sc[0]), dt), (int)sl, t, rings[0].next, 0, rbuf[0],
                           (int)rl, t, rings[0].prev, 0, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS
                  ? 0
-                 : AR_EMPI;
+                 : SA_EMPI;
     if (MPI_Irecv(rbuf[k], (int)rl, t, rings[k].prev, k, comm, &req[2 * k]) != MPI_SUCCESS ||
         MPI_Isend(ar_cat(sbuf, ar_ring_chunk_off(&rings[k], sc[k]), dt), (int)sl, t, rings[k].next, k, comm,
                   &req[2 * k + 1]) != MPI_SUCCESS)
-      return AR_EMPI;
+      return SA_EMPI;
   }
-  return MPI_Waitall(2 * nrings, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : AR_EMPI;
+  return MPI_Waitall(2 * nrings, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : SA_EMPI;
 }
 
 /* Scratch for the rings' steps: one block of nrings request pairs, chunk indices and buffers. */
@@ -60,7 +60,7 @@ static int state_init(step_state *s, int nrings)
   s->sc = malloc(sizeof(int) * 2 * (size_t)nrings);
   s->rbuf = calloc((size_t)nrings, sizeof *s->rbuf);
   s->rc = s->sc ? s->sc + nrings : NULL;
-  return s->req && s->sc && s->rbuf ? 0 : AR_ENOMEM;
+  return s->req && s->sc && s->rbuf ? 0 : SA_ENOMEM;
 }
 
 static void state_free(step_state *s, const ar_params *p, int nscratch)
@@ -79,7 +79,7 @@ int ar_ring_reduce_scatter(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_
   int rc = state_init(&s, nrings), steps = rings[0].n - 1;
   for (int k = 0; k < nrings && rc == 0; k++) {
     s.rbuf[k] = ar_alloc(p, ar_ring_chunk_len(&rings[k], 0) * ar_dtype_size(dt));
-    rc = s.rbuf[k] ? 0 : AR_ENOMEM;
+    rc = s.rbuf[k] ? 0 : SA_ENOMEM;
     if (rings[k].n == 1) /* a ring of one owns its whole range already */
       ar_copy(p, ar_at(recvbuf, rings[k].off, dt), ar_cat(sendbuf, rings[k].off, dt), rings[k].len, dt);
   }

@@ -15,7 +15,7 @@ long ar_select(const ar_params *p, ar_selector how, const void *x, size_t len, a
     n = how == AR_SELECT_EXACT ? ar_topk_exact(x, len, dt, k, idx)
                                : ar_mstopk(x, len, dt, k, AR_MSTOPK_SAMPLINGS, seed, idx, NULL);
     if (n == (size_t)-1)
-      return AR_ENOMEM;
+      return SA_ENOMEM;
     size_t es = ar_dtype_size(dt);
     for (size_t i = 0; i < n; i++)
       memcpy(ar_at(vals, i, dt), ar_cat(x, idx[i], dt), es);
@@ -52,7 +52,7 @@ int ar_allgather_pairs(const ar_params *p, MPI_Comm comm, const void *vals, cons
   ar_ring_spec r;
   int rc = 0, size;
   if (MPI_Comm_size(comm, &size) != MPI_SUCCESS)
-    return AR_EMPI;
+    return SA_EMPI;
   rc = ar_ring_plain(comm, 0, (size_t)size * k, &r);
   if (rc)
     return rc;

@@ -33,7 +33,7 @@ int ar_topk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
     p->phases->selected = (long long)k;
   uint32_t *idx = ar_alloc(p, k * sizeof *idx), *alli = ar_alloc(p, (size_t)size * k * sizeof *alli);
   void *vals = ar_alloc(p, k * es), *allv = ar_alloc(p, (size_t)size * k * es);
-  rc = idx && alli && vals && allv ? 0 : AR_ENOMEM;
+  rc = idx && alli && vals && allv ? 0 : SA_ENOMEM;
   long got = rc ? 0 : ar_select(p, AR_SELECT_EXACT, send, count, dt, k, 0, idx, vals);
   if (got < 0)
     rc = (int)got;

@@ -34,10 +34,10 @@ static size_t seg_len(const tree_state *s, int k)
 static int post(void *buf, size_t n, ar_dtype dt, int peer, int tag, MPI_Comm comm, MPI_Request *r, int recv)
 {
   if (n > INT_MAX)
-    return AR_EINVAL;
+    return SA_EINVAL;
   int rc = recv ? MPI_Irecv(buf, (int)n, ar_mpi_type(dt), peer, tag, comm, r)
                 : MPI_Isend(buf, (int)n, ar_mpi_type(dt), peer, tag, comm, r);
-  return rc == MPI_SUCCESS ? 0 : AR_EMPI;
+  return rc == MPI_SUCCESS ? 0 : SA_EMPI;
 }
 
 typedef struct {
@@ -47,7 +47,7 @@ typedef struct {
 
 static int wait_sends(send_list *l)
 {
-  int rc = l->n && MPI_Waitall(l->n, l->req, MPI_STATUSES_IGNORE) != MPI_SUCCESS ? AR_EMPI : 0;
+  int rc = l->n && MPI_Waitall(l->n, l->req, MPI_STATUSES_IGNORE) != MPI_SUCCESS ? SA_EMPI : 0;
   l->n = 0;
   return rc;
 }
@@ -134,7 +134,7 @@ static int run_phase(tree_state *st, int nparts, int bcast, const void *sendbuf,
     if (rc == 0 && !progress) { /* nothing ready: wait for any receive of any tree */
       int idx;
       if (MPI_Waitany(nall, all, &idx, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        rc = AR_EMPI;
+        rc = SA_EMPI;
       else if (idx != MPI_UNDEFINED) {
         int t = idx / (3 * SLOTS);
         st[t].done[idx % (3 * SLOTS)] = 1;
@@ -154,7 +154,7 @@ int ar_tree_allreduce(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm 
   tree_state *st = calloc((size_t)nparts, sizeof *st);
   MPI_Request *all = calloc((size_t)nall, sizeof *all);
   int *done = calloc((size_t)nall, sizeof *done);
-  int rc = st && all && done ? 0 : AR_ENOMEM;
+  int rc = st && all && done ? 0 : SA_ENOMEM;
   for (int i = 0; i < nparts && rc == 0; i++) {
     st[i].t = &parts[i];
     st[i].seg = seg ? seg : 1;
@@ -165,11 +165,11 @@ int ar_tree_allreduce(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm 
     total += st[i].nseg * 3;
     for (int c = 0; c < parts[i].node.nchild && rc == 0; c++)
       for (int b = 0; b < SLOTS && rc == 0; b++)
-        rc = (st[i].tmp[c][b] = ar_alloc(p, st[i].seg * ar_dtype_size(dt))) ? 0 : AR_ENOMEM;
+        rc = (st[i].tmp[c][b] = ar_alloc(p, st[i].seg * ar_dtype_size(dt))) ? 0 : SA_ENOMEM;
   }
   send_list sends = {calloc((size_t)total, sizeof(MPI_Request)), 0};
   if (!sends.req)
-    rc = AR_ENOMEM;
+    rc = SA_ENOMEM;
   if (rc == 0)
     rc = run_phase(st, nparts, 0, sendbuf, recvbuf, dt, comm, p, all, nall, &sends);
   ar_phase_end(p->phases, "reduce");
@@ -193,7 +193,7 @@ int ar_tree_of_rank(const ar_params *p, int rank, int size, int which, ar_tree_n
   int rpn = p->ranks_per_node > 0 && size % p->ranks_per_node == 0 ? p->ranks_per_node : 1, nodes = size / rpn;
   ar_tree_node *inter = malloc(sizeof *inter * (size_t)nodes);
   if (!inter)
-    return AR_ENOMEM;
+    return SA_ENOMEM;
   for (int n = 0; n < nodes; n++)
     ar_shape_twotree(nodes, which, n, &inter[n]);
   ar_shape_chain(nodes, rpn, which, inter, rank, out);

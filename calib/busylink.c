@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 
 /* Time of op on path at the smallest size measured, or -1. */
 static double smallest(const cal_data *d, const char *op, const char *path)
@@ -49,7 +49,7 @@ int cal_busy_points(const cal_data *d, cal_data *out)
       b.min_s = b.max_s = b.time_s;
       cal_point_bandwidths(&b);
       if (cal_data_add(out, &b) != 0)
-        return CAL_ENOMEM;
+        return SA_ENOMEM;
       made++;
     }
   }

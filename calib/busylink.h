@@ -15,7 +15,7 @@
  * longer. A shaper's bucket (tc tbf, a switch's credit) lets an idle link pass a first packet
  * at once, which a ping-pong, idle between messages, counts as bandwidth; back-to-back
  * messages, as in a collective, find the bucket empty. Returns the number of points made,
- * or CAL_ENOMEM. */
+ * or SA_ENOMEM. */
 int cal_busy_points(const cal_data *d, cal_data *out);
 
 #endif

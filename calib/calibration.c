@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cal_error.h"
-#include "textfile.h"
+#include "common/sa_error.h"
+#include "lib/textfile.h"
 
 static int number(const cJSON *o, const char *key, double *v)
 {
@@ -28,13 +28,13 @@ static int read_compute(const cJSON *comp, cal_calibration *c)
   if (number(p, "reduce_bw", &x->reduce_bw) || number(p, "reduce_lat", &x->reduce_lat) ||
       number(p, "copy_bw", &x->copy_bw) || number(p, "topk_a", &x->topk_a) || number(p, "topk_b", &x->topk_b) ||
       x->reduce_bw <= 0 || x->copy_bw <= 0)
-    return CAL_EPARSE;
+    return SA_EPARSE;
   /* absent from calibrations written before they were measured: those kernels stay free */
   const char *opt[] = {"mstopk_a", "mstopk_b", "scatter_a", "scatter_b"};
   double *to[] = {&x->mstopk_a, &x->mstopk_b, &x->scatter_a, &x->scatter_b};
   for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
     if (cJSON_GetObjectItemCaseSensitive(p, opt[i]) && number(p, opt[i], to[i]))
-      return CAL_EPARSE;
+      return SA_EPARSE;
   c->has_compute = 1;
   if (cJSON_IsString(dev))
     snprintf(c->compute_device, sizeof c->compute_device, "%s", dev->valuestring);
@@ -44,15 +44,15 @@ static int read_compute(const cJSON *comp, cal_calibration *c)
 int cal_calibration_read(const char *path, cal_calibration *c, char *err, size_t errlen)
 {
   memset(c, 0, sizeof *c);
-  char *text = cal_read_text(path);
+  char *text = sim_read_text(path);
   if (!text) {
     snprintf(err, errlen, "cannot read calibration %s", path);
-    return CAL_EIO;
+    return SA_EIO;
   }
   cJSON *root = cJSON_Parse(text);
   const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
   const cJSON *machine = cJSON_GetObjectItemCaseSensitive(root, "machine");
-  int rc = CAL_EPARSE;
+  int rc = SA_EPARSE;
   if (!root)
     snprintf(err, errlen, "%s is not JSON", path);
   else if (!cJSON_IsString(schema) || strcmp(schema->valuestring, CAL_CALIBRATION_SCHEMA) != 0)

@@ -17,7 +17,7 @@ typedef struct {
   char machine[128];
 } cal_calibration;
 
-/* Reads what a platform needs from a calibration file. Returns 0, or CAL_EIO/CAL_EPARSE
+/* Reads what a platform needs from a calibration file. Returns 0, or SA_EIO/SA_EPARSE
  * with err naming the problem. */
 int cal_calibration_read(const char *path, cal_calibration *c, char *err, size_t errlen);
 

@@ -8,14 +8,14 @@
 
 #include <cjson/cJSON.h>
 
-#include "../sim/launch.h"
-#include "../sim/platform.h"
-#include "../sim/tmpdir.h"
+#include "lib/launch.h"
+#include "lib/platform.h"
+#include "lib/tmpdir.h"
 #include "busylink.h"
-#include "cal_error.h"
+#include "common/sa_error.h"
 #include "commands.h"
 #include "measured.h"
-#include "textfile.h"
+#include "lib/textfile.h"
 
 static void usage(FILE *f)
 {
@@ -96,24 +96,24 @@ static int simulate(const char *platform, const char *sizes, cal_data *sim, char
   char bindir[4096], prog[4200], hostfile[4200], out[4200], log[4200], np_s[16];
   const char *tmp = sim_tmpdir_create(err, errlen);
   if (!tmp)
-    return CAL_EIO;
+    return SA_EIO;
   if (cal_bin_dir(bindir, sizeof bindir) != 0) {
     snprintf(err, errlen, "cannot find where simcalib is installed");
-    return CAL_EIO;
+    return SA_EIO;
   }
   snprintf(prog, sizeof prog, "%s/simcalib_pp_smpi", bindir);
   if (access(prog, X_OK) != 0) {
     snprintf(err, errlen, "%.900s is missing (make calib builds it with smpicc)", prog);
-    return CAL_EIO;
+    return SA_EIO;
   }
   sim_platform pf;
-  int np = 0, rc = sim_platform_load(platform, &pf, err, errlen) == 0 ? 0 : CAL_EPARSE;
+  int np = 0, rc = sim_platform_load(platform, &pf, err, errlen) == 0 ? 0 : SA_EPARSE;
   snprintf(hostfile, sizeof hostfile, "%s/hostfile", tmp);
   snprintf(out, sizeof out, "%s/sim.json", tmp);
   snprintf(log, sizeof log, "%s/smpirun.log", tmp);
   if (rc == 0 && write_hostfile(&pf, hostfile, &np) != 0) {
     snprintf(err, errlen, "%s has no pair of hosts to ping-pong between", platform);
-    rc = CAL_EPARSE;
+    rc = SA_EPARSE;
   }
   if (rc == 0) {
     snprintf(np_s, sizeof np_s, "%d", np);
@@ -126,7 +126,7 @@ static int simulate(const char *platform, const char *sizes, cal_data *sim, char
       size_t used = strlen(err);
       snprintf(err + used, errlen - used, "; see the simulator's output above");
       sim_print_tail(log, 12, stderr);
-      rc = CAL_ERUN;
+      rc = SA_ERUN;
     }
   }
   if (rc == 0)
@@ -180,7 +180,7 @@ static int compare(const cal_data *meas, const char *op, const cal_data *sim, do
   cJSON_AddNumberToObject(root, "tolerance", tol);
   cJSON_AddNumberToObject(root, "max_abs_err", worst);
   int status = 0;
-  if (json_out && cal_json_write(root, json_out) != 0)
+  if (json_out && sim_json_write(root, json_out) != 0)
     status = cal_fail("cannot write %s", json_out);
   cJSON_Delete(root);
   if (status == 0 && n == 0)
@@ -234,7 +234,7 @@ int cal_cmd_check(int argc, char **argv)
   } else {
     int rc = simulate(platform, sizes, &sim, err, sizeof err);
     const cal_data *against = stream ? &busy : &meas;
-    status = rc == CAL_EPARSE ? cal_bad("%s", err)
+    status = rc == SA_EPARSE ? cal_bad("%s", err)
              : rc             ? cal_fail("%s", err)
                               : compare(against, stream ? CAL_BUSY_OP : "pingpong", &sim, tol, out, platform, measured);
   }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/paths.h"
+#include "lib/paths.h"
 #include "commands.h"
 
 static int report(int status, const char *fmt, va_list ap)

@@ -1,10 +1,10 @@
-/* collfit.c: groups allreduce points and fits each group with models/fit. */
+/* collfit.c: groups allreduce points and fits each group with calib/fit. */
 #include "collfit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../models/fit.h"
+#include "fit.h"
 
 static int same_group(const cal_point *a, const cal_point *b)
 {
@@ -23,8 +23,8 @@ static void fit_group(const cal_data *d, size_t lead, double *x, double *y, doub
       w[n] = 1.0 / (y[n] * y[n]);
       n++;
     }
-  cost_fit_line f;
-  if (n == 0 || cost_fit_linear(x, y, w, n, COST_FIT_NONNEG, &f) != 0)
+  cal_fit_line f;
+  if (n == 0 || cal_fit_linear(x, y, w, n, CAL_FIT_NONNEG, &f) != 0)
     return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "source", g->source);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 
 static int matches(const cal_point *p, const char *op, const char *dtype, const char *device)
 {
@@ -22,7 +22,7 @@ static int fit_one(const cal_data *d, const char *op, const char *dtype, const c
   memset(c, 0, sizeof *c);
   size_t n = 0;
   double *x = malloc(sizeof(double) * (d->n + 1)), *y = malloc(sizeof(double) * (d->n + 1));
-  int rc = x && y ? 0 : CAL_ENOMEM;
+  int rc = x && y ? 0 : SA_ENOMEM;
   for (size_t i = 0; rc == 0 && i < d->n; i++)
     if (matches(&d->p[i], op, dtype, device)) {
       x[n] = per_element ? d->p[i].count : d->p[i].bytes;
@@ -30,7 +30,7 @@ static int fit_one(const cal_data *d, const char *op, const char *dtype, const c
       if (x[n] > 0)
         n++;
     }
-  if (rc == 0 && n > 0 && cost_fit_linear(x, y, NULL, n, COST_FIT_NONNEG, &c->line) == 0) {
+  if (rc == 0 && n > 0 && cal_fit_linear(x, y, NULL, n, CAL_FIT_NONNEG, &c->line) == 0) {
     c->has = 1;
     c->fixed_s = c->line.c0;
     c->per_unit_s = c->line.c1;
@@ -70,7 +70,7 @@ int cal_compute_fit(const cal_data *d, const char *device, cal_compute *c)
   rc = rc ? rc : fit_one(d, "memcpy_p2p", NULL, device, 0, &c->p2p);
   if (rc == 0 && !c->reduce_fp32.has && !c->reduce_fp16.has && !c->copy.has && !c->mstopk.has && !c->topk_exact.has &&
       !c->scatter.has)
-    rc = CAL_ENODATA;
+    rc = SA_ENODATA;
   return rc;
 }
 
@@ -131,7 +131,7 @@ int cal_compute_props_of(const cal_compute *c, cal_compute_props *p)
    * fp32 is what the gradients are summed in. */
   const cal_cost *r = c->reduce_fp32.has ? &c->reduce_fp32 : &c->reduce_fp16;
   if (!r->has || r->per_unit_s <= 0 || !c->copy.has || c->copy.per_unit_s <= 0)
-    return CAL_ENODATA;
+    return SA_ENODATA;
   p->reduce_bw = 1.0 / r->per_unit_s;
   p->reduce_lat = r->fixed_s;
   p->copy_bw = 1.0 / c->copy.per_unit_s;

@@ -6,13 +6,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "../models/fit.h"
+#include "fit.h"
 #include "measured.h"
 
 typedef struct {
   int has;
   double fixed_s, per_unit_s; /* time = fixed + per_unit * units */
-  cost_fit_line line;
+  cal_fit_line line;
   double from, to;            /* unit range of the points used */
 } cal_cost;
 
@@ -24,12 +24,12 @@ typedef struct {
 } cal_compute;
 
 /* Fits every kernel measured on `device` ("" picks cuda when present, else cpu). Returns 0,
- * or CAL_ENODATA when d holds no kernel points. */
+ * or SA_ENODATA when d holds no kernel points. */
 int cal_compute_fit(const cal_data *d, const char *device, cal_compute *c);
 
 cJSON *cal_compute_json(const cal_compute *c);
 
-/* Host properties for the platform; 0, or CAL_ENODATA when reduce and memcpy are missing. */
+/* Host properties for the platform; 0, or SA_ENODATA when reduce and memcpy are missing. */
 typedef struct {
   double reduce_bw, reduce_lat, copy_bw;
   double topk_a, topk_b;       /* exact top-k: s + s per element */

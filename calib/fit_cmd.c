@@ -3,7 +3,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 #include "busylink.h"
 #include "calibration.h"
 #include "collfit.h"
@@ -11,7 +11,7 @@
 #include "computefit.h"
 #include "netfit.h"
 #include "smpi_fit.h"
-#include "textfile.h"
+#include "lib/textfile.h"
 
 static void usage(FILE *f)
 {
@@ -59,7 +59,7 @@ static void summary(FILE *f, const cal_netfit *nf)
           nf->pw.nseg, nf->pw.nseg == 1 ? "" : "s", 100 * nf->pw.max_rel_err);
   fprintf(f, "#   %12s %12s %12s %14s %8s %8s\n", "from(B)", "to(B)", "alpha(us)", "bw(GB/s)", "r2", "maxerr%");
   for (size_t s = 0; s < nf->pw.nseg; s++) {
-    const cost_fit_line *l = &nf->pw.line[s];
+    const cal_fit_line *l = &nf->pw.line[s];
     size_t first = nf->pw.first[s];
     fprintf(f, "    %12.0f %12.0f %12.4f %14.4f %8.4f %8.2f\n", nf->bytes[first],
             nf->bytes[first + nf->pw.count[s] - 1], l->c0 * 1e6, l->c1 > 0 ? 1e-9 / l->c1 : 0.0, l->r2,
@@ -88,7 +88,7 @@ static int run(const fit_opts *o, int nin, char **in)
   cJSON_AddStringToObject(root, "machine", d.machine);
   if (o->stream) {
     int made = cal_busy_points(&d, &busy);
-    if (made == CAL_ENOMEM) {
+    if (made == SA_ENOMEM) {
       status = cal_fail("out of memory");
       goto out;
     }
@@ -104,9 +104,9 @@ static int run(const fit_opts *o, int nin, char **in)
       have[c] = 1;
       cJSON_AddItemToObject(net, paths[c], cal_netfit_json(&nf[c]));
       summary(tab, &nf[c]);
-    } else if (rc != CAL_ENODATA) {
+    } else if (rc != SA_ENODATA) {
       status = cal_fail("fitting the %s %s: %s", paths[c], o->stream ? "busy-link times" : "ping-pong",
-                        cal_strerror(rc));
+                        sa_strerror(rc));
       goto out;
     }
   }
@@ -114,8 +114,8 @@ static int run(const fit_opts *o, int nin, char **in)
     cal_smpi s;
     int rc = cal_smpi_fit(have[0] ? &nf[0] : NULL, have[1] ? &nf[1] : NULL, o->reference, &s);
     if (rc != 0) {
-      status = rc == CAL_ENODATA ? cal_bad("--reference %s: that class was not measured", o->reference)
-                                 : cal_fail("deriving SMPI factors: %s", cal_strerror(rc));
+      status = rc == SA_ENODATA ? cal_bad("--reference %s: that class was not measured", o->reference)
+                                 : cal_fail("deriving SMPI factors: %s", sa_strerror(rc));
       goto out;
     }
     cJSON_AddItemToObject(root, "smpi", cal_smpi_json(&s));
@@ -142,17 +142,17 @@ static int run(const fit_opts *o, int nin, char **in)
               "MSTopK %.3f us + %.4f ns/byte, scatter-add %.3f us + %.4f ns/pair\n",
               comp.device, p.reduce_bw / 1e9, p.reduce_lat * 1e6, p.copy_bw / 1e9, p.topk_a * 1e6, p.topk_b * 1e9,
               p.mstopk_a * 1e6, p.mstopk_b * 1e9, p.scatter_a * 1e6, p.scatter_b * 1e9);
-  } else if (crc != CAL_ENODATA) {
-    status = cal_fail("fitting kernels: %s", cal_strerror(crc));
+  } else if (crc != SA_ENODATA) {
+    status = cal_fail("fitting kernels: %s", sa_strerror(crc));
     goto out;
   }
   cJSON *coll = cal_coll_fit_json(&d);
   cJSON_AddItemToObject(root, "collectives", coll);
-  if (!have[0] && !have[1] && crc == CAL_ENODATA && cJSON_GetArraySize(coll) == 0) {
+  if (!have[0] && !have[1] && crc == SA_ENODATA && cJSON_GetArraySize(coll) == 0) {
     status = cal_bad("nothing to fit: no ping-pong, kernel or allreduce points in the input");
     goto out;
   }
-  status = cal_json_write(root, o->out) == 0 ? 0 : cal_fail("cannot write %s", o->out);
+  status = sim_json_write(root, o->out) == 0 ? 0 : cal_fail("cannot write %s", o->out);
 out:
   for (int c = 0; c < 2; c++)
     if (have[c])

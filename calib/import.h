@@ -13,7 +13,7 @@ typedef struct {
   int partial;      /* nccl-tests: accept a log that stops before its closing summary */
 } cal_import_opts;
 
-/* Each returns 0 with every data row appended to d, or CAL_EPARSE with err naming the file
+/* Each returns 0 with every data row appended to d, or SA_EPARSE with err naming the file
  * and line ("LOG:12: ...") of the first line that is neither a comment nor a data row, or
  * saying the log holds no data (or, for nccl-tests, stops before its "# Avg bus bandwidth"
  * summary: a run cut short). name is used in messages. */

@@ -2,7 +2,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 #include "commands.h"
 #include "import.h"
 #include "measured_table.h"
@@ -69,7 +69,7 @@ int cal_cmd_import(int argc, char **argv)
     fclose(f);
   int status = 0;
   if (rc != 0)
-    status = rc == CAL_ENOMEM ? cal_fail("%s", err) : cal_bad("%s", err);
+    status = rc == SA_ENOMEM ? cal_fail("%s", err) : cal_bad("%s", err);
   else
     status = cal_data_emit(&d, out);
   cal_data_free(&d);

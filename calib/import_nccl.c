@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 #include "import.h"
 
 #define MAX_TOK 16
@@ -88,22 +88,22 @@ int cal_import_nccl(FILE *f, const char *name, const cal_import_opts *o, cal_dat
     int n = cal_split(s, tok, MAX_TOK), r = parse_row(tok, n, ranks ? ranks : -1, d);
     if (r == -2) {
       snprintf(err, errlen, "out of memory");
-      rc = CAL_ENOMEM;
+      rc = SA_ENOMEM;
     } else if (r != 0) {
       snprintf(err, errlen, "%s:%d: not an all_reduce_perf data row (size count type redop [root] then time algbw "
                "busbw #wrong, out-of-place and in-place)", name, ln);
-      rc = CAL_EPARSE;
+      rc = SA_EPARSE;
     }
   }
   free(line);
   if (rc == 0 && (d->n == first || !header)) {
     snprintf(err, errlen, "%s: no all_reduce_perf table (a '# size count type ...' header and data rows) in %d lines",
              name, ln);
-    rc = CAL_EPARSE;
+    rc = SA_EPARSE;
   } else if (rc == 0 && !summary && !o->partial) {
     snprintf(err, errlen, "%s:%d: the log ends before its '# Avg bus bandwidth' summary: cut short? (--partial "
              "imports the rows it has)", name, ln);
-    rc = CAL_EPARSE;
+    rc = SA_EPARSE;
   }
   if (rc == 0)
     snprintf(d->source, sizeof d->source, "nccl-tests");

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 #include "import.h"
 
 #define MAX_TOK 8
@@ -84,23 +84,23 @@ int cal_import_osu(FILE *f, const char *name, const cal_import_opts *o, cal_data
     if (t == OSU_UNKNOWN) {
       snprintf(err, errlen, "%s:%d: data before an OSU banner ('# OSU MPI Latency Test', 'Bandwidth Test' or "
                "'Allreduce Latency Test')", name, ln);
-      rc = CAL_EPARSE;
+      rc = SA_EPARSE;
       break;
     }
     int r = parse_row(t, tok, cal_split(s, tok, MAX_TOK), o, d);
     if (r == -2) {
       snprintf(err, errlen, "out of memory");
-      rc = CAL_ENOMEM;
+      rc = SA_ENOMEM;
     } else if (r != 0) {
       snprintf(err, errlen, "%s:%d: not a %s data row (size and a positive %s)", name, ln, test_names[t],
                t == OSU_BW ? "bandwidth in MB/s" : "latency in us");
-      rc = CAL_EPARSE;
+      rc = SA_EPARSE;
     }
   }
   free(line);
   if (rc == 0 && d->n == first) {
     snprintf(err, errlen, "%s: no osu_latency, osu_bw or osu_allreduce data in %d lines", name, ln);
-    rc = CAL_EPARSE;
+    rc = SA_EPARSE;
   }
   if (rc == 0)
     snprintf(d->source, sizeof d->source, "%s", test_names[t]);

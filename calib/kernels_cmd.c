@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sim/sizes.h"
-#include "cal_error.h"
+#include "lib/sizes.h"
+#include "common/sa_error.h"
 #include "commands.h"
 #include "kernels_cpu.h"
 #include "measured_table.h"
@@ -51,9 +51,9 @@ static int run_cuda(int argc, char **argv)
     else if (strncmp(argv[i], "--device=", 9) != 0)
       cal_argv_add(&a, argv[i]);
   }
-  int rc = a.oom ? CAL_ENOMEM : cal_spawn(a.v, NULL, err, sizeof err);
+  int rc = a.oom ? SA_ENOMEM : cal_spawn(a.v, NULL, err, sizeof err);
   cal_argv_free(&a);
-  return rc == 0 ? 0 : cal_fail("CUDA kernels: %s", rc == CAL_ENOMEM ? "out of memory" : err);
+  return rc == 0 ? 0 : cal_fail("CUDA kernels: %s", rc == SA_ENOMEM ? "out of memory" : err);
 }
 
 int cal_cmd_kernels(int argc, char **argv)
@@ -98,7 +98,7 @@ int cal_cmd_kernels(int argc, char **argv)
   snprintf(d.machine, sizeof d.machine, "%s, cpu (one thread)", host);
   int rc = cal_kernels_cpu(&o, &d), status = 0;
   if (rc != 0)
-    status = cal_fail("kernels: %s", cal_strerror(rc));
+    status = cal_fail("kernels: %s", sa_strerror(rc));
   else
     status = cal_data_emit(&d, out);
   cal_data_free(&d);

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../algos/ar_dtype.h"
-#include "../algos/topk_select.h"
-#include "cal_error.h"
+#include "algos/ar_dtype.h"
+#include "algos/topk_select.h"
+#include "common/sa_error.h"
 #include "stats.h"
 
 #define MAX_REPS_CAP 1000
@@ -60,11 +60,11 @@ static int run_once(kernel kind, operands *op)
   case K_COPY: memcpy(op->dst, op->a, op->n); return 0;
   case K_MSTOPK:
     got = ar_mstopk(op->a, op->n, op->dt, op->k, AR_MSTOPK_SAMPLINGS, 1, op->idx, NULL);
-    return got == op->k ? 0 : CAL_ERUN;
-  case K_TOPK: got = ar_topk_exact(op->a, op->n, op->dt, op->k, op->idx); return got == op->k ? 0 : CAL_ERUN;
+    return got == op->k ? 0 : SA_ERUN;
+  case K_TOPK: got = ar_topk_exact(op->a, op->n, op->dt, op->k, op->idx); return got == op->k ? 0 : SA_ERUN;
   case K_SCATTER: ar_scatter_add_host(op->b, op->a, op->idx, op->k, op->dt); return 0;
   }
-  return CAL_EINVAL;
+  return SA_EINVAL;
 }
 
 /* Times one kernel at one size and appends the point. */
@@ -113,7 +113,7 @@ static int sum_and_copy(const cal_kernel_opts *o, cal_data *d)
 {
   size_t max = (size_t)o->max_bytes;
   operands op = {malloc(max), malloc(max), malloc(max), NULL, 0, 0, AR_FP32};
-  int rc = op.a && op.b && op.dst ? 0 : CAL_ENOMEM;
+  int rc = op.a && op.b && op.dst ? 0 : SA_ENOMEM;
   if (rc == 0) {
     memset(op.a, 0, max);
     memset(op.b, 0, max);
@@ -140,7 +140,7 @@ static int selections(const cal_kernel_opts *o, cal_data *d)
   size_t max = (size_t)o->max_elems;
   operands op = {malloc(max * sizeof(float)), calloc(max, sizeof(float)), NULL, malloc(max * sizeof(uint32_t)), 0, 0,
                  AR_FP32};
-  int rc = op.a && op.b && op.idx ? 0 : CAL_ENOMEM;
+  int rc = op.a && op.b && op.idx ? 0 : SA_ENOMEM;
   if (rc == 0)
     fill_normal(op.a, max, AR_FP32);
   for (uint64_t n = o->min_elems; rc == 0 && n <= o->max_elems; n *= 4) {

@@ -17,7 +17,7 @@ typedef struct {
 
 void cal_kernel_opts_default(cal_kernel_opts *o);
 
-/* Appends every point to d. Returns 0, CAL_ENOMEM, or CAL_ERUN when a selection fails. */
+/* Appends every point to d. Returns 0, SA_ENOMEM, or SA_ERUN when a selection fails. */
 int cal_kernels_cpu(const cal_kernel_opts *o, cal_data *d);
 
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 #include "commands.h"
 #include "measured_table.h"
 #include "spawn.h"

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cal_error.h"
-#include "textfile.h"
+#include "common/sa_error.h"
+#include "lib/textfile.h"
 
 cal_point cal_point_blank(const char *op, const char *source)
 {
@@ -31,7 +31,7 @@ int cal_data_add(cal_data *d, const cal_point *pt)
     size_t cap = d->cap ? 2 * d->cap : 64;
     cal_point *p = realloc(d->p, cap * sizeof *p);
     if (!p)
-      return CAL_ENOMEM;
+      return SA_ENOMEM;
     d->p = p;
     d->cap = cap;
   }
@@ -95,7 +95,7 @@ static cJSON *point_json(const cal_point *p)
 
 int cal_data_write(const cal_data *d, const char *path)
 {
-  int rc = CAL_ENOMEM;
+  int rc = SA_ENOMEM;
   cJSON *root = cJSON_CreateObject(), *pts = cJSON_AddArrayToObject(root, "points");
   if (!root || !pts)
     goto out;
@@ -108,7 +108,7 @@ int cal_data_write(const cal_data *d, const char *path)
       goto out;
     cJSON_AddItemToArray(pts, o);
   }
-  rc = cal_json_write(root, path);
+  rc = sim_json_write(root, path);
 out:
   cJSON_Delete(root);
   return rc;
@@ -173,14 +173,14 @@ static int point_from_json(const cJSON *o, cal_point *p)
 
 int cal_data_read(cal_data *d, const char *path, char *err, size_t errlen)
 {
-  int rc = CAL_EIO;
-  char *text = cal_read_text(path);
+  int rc = SA_EIO;
+  char *text = sim_read_text(path);
   cJSON *root = text ? cJSON_Parse(text) : NULL;
   if (!text) {
     snprintf(err, errlen, "cannot read %s", path);
     goto out;
   }
-  rc = CAL_EPARSE;
+  rc = SA_EPARSE;
   const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
   const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, "points");
   if (!root) {
@@ -206,7 +206,7 @@ int cal_data_read(cal_data *d, const char *path, char *err, size_t errlen)
       goto out;
     }
     if (cal_data_add(d, &p) != 0) {
-      rc = CAL_ENOMEM;
+      rc = SA_ENOMEM;
       snprintf(err, errlen, "out of memory");
       goto out;
     }

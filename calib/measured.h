@@ -41,7 +41,7 @@ typedef struct {
 /* A point with every optional field marked "not applicable". */
 cal_point cal_point_blank(const char *op, const char *source);
 
-/* Appends a copy of pt; returns 0 or CAL_ENOMEM. */
+/* Appends a copy of pt; returns 0 or SA_ENOMEM. */
 int cal_data_add(cal_data *d, const cal_point *pt);
 void cal_data_free(cal_data *d);
 
@@ -49,11 +49,11 @@ void cal_data_free(cal_data *d);
  * allreduce: algbw * 2(n-1)/n; for point-to-point ops busbw = algbw). */
 void cal_point_bandwidths(cal_point *pt);
 
-/* Writes d as JSON to path ("-" for stdout). Returns 0 or CAL_EIO/CAL_ENOMEM. */
+/* Writes d as JSON to path ("-" for stdout). Returns 0 or SA_EIO/SA_ENOMEM. */
 int cal_data_write(const cal_data *d, const char *path);
 
-/* Reads a file in this schema, appending its points to d. On error returns CAL_EIO or
- * CAL_EPARSE with err naming the problem. */
+/* Reads a file in this schema, appending its points to d. On error returns SA_EIO or
+ * SA_EPARSE with err naming the problem. */
 int cal_data_read(cal_data *d, const char *path, char *err, size_t errlen);
 
 #ifdef __cplusplus

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 
 static int by_bytes(const void *a, const void *b)
 {
@@ -19,7 +19,7 @@ static int collect(const cal_data *d, const char *op, const char *path, cal_netf
 {
   double *pairs = malloc(sizeof(double) * 2 * (d->n ? d->n : 1));
   if (!pairs)
-    return CAL_ENOMEM;
+    return SA_ENOMEM;
   size_t m = 0;
   for (size_t i = 0; i < d->n; i++)
     if (strcmp(d->p[i].op, op) == 0 && strcmp(d->p[i].path, path) == 0 && d->p[i].bytes > 0) {
@@ -32,7 +32,7 @@ static int collect(const cal_data *d, const char *op, const char *path, cal_netf
   nf->time = malloc(sizeof(double) * (m ? m : 1));
   if (!nf->bytes || !nf->time) {
     free(pairs);
-    return CAL_ENOMEM;
+    return SA_ENOMEM;
   }
   for (size_t i = 0; i < m;) {
     size_t j = i;
@@ -50,10 +50,10 @@ static int collect(const cal_data *d, const char *op, const char *path, cal_netf
 /* The fewest segments of at least per points each whose worst relative error is at most tol
  * (at most max_seg), or the best there is; minimax over segments, weighted lines. */
 static int fit_segments(const cal_netfit *nf, const double *w, size_t per, double tol, size_t max_seg,
-                        cost_fit_piecewise *pw)
+                        cal_fit_piecewise *pw)
 {
   size_t max_k = nf->n / per < max_seg ? nf->n / per : max_seg;
-  return cost_fit_piecewise_auto(nf->bytes, nf->time, w, nf->n, max_k, per, tol, COST_FIT_NONNEG | COST_FIT_MINIMAX,
+  return cal_fit_piecewise_auto(nf->bytes, nf->time, w, nf->n, max_k, per, tol, CAL_FIT_NONNEG | CAL_FIT_MINIMAX,
                                  pw);
 }
 
@@ -66,27 +66,27 @@ int cal_netfit_run(const cal_data *d, const char *op, const char *path, double t
   double *w = NULL;
   int rc = collect(d, op, path, nf);
   if (rc == 0 && nf->n < 2)
-    rc = CAL_ENODATA;
+    rc = SA_ENODATA;
   if (rc == 0 && !(w = malloc(sizeof(double) * nf->n)))
-    rc = CAL_ENOMEM;
+    rc = SA_ENOMEM;
   if (rc == 0) {
     for (size_t i = 0; i < nf->n; i++)
       w[i] = 1.0 / (nf->time[i] * nf->time[i]);
     size_t per = nf->n >= CAL_NET_MIN_POINTS ? CAL_NET_MIN_POINTS : nf->n;
     if (fit_segments(nf, w, per, tol, max_seg, &nf->pw) != 0)
-      rc = CAL_EFIT;
+      rc = SA_EFIT;
     /* A law that holds over fewer than three sizes (shared memory here: 4M at 10 GB/s, 16M
      * at 5.5 GB/s, 8M in between as the buffers outgrow the cache) has no three-point
      * segment of its own; two-point segments may take it, kept where they fit better. */
-    cost_fit_piecewise two;
+    cal_fit_piecewise two;
     size_t two_per = CAL_NET_MIN_POINTS_CHANGE;
     if (rc == 0 && nf->pw.max_rel_err > tol && per > two_per && nf->n >= 2 * two_per &&
         fit_segments(nf, w, two_per, tol, max_seg, &two) == 0) {
       if (two.max_rel_err < nf->pw.max_rel_err) {
-        cost_fit_piecewise_free(&nf->pw);
+        cal_fit_piecewise_free(&nf->pw);
         nf->pw = two;
       } else {
-        cost_fit_piecewise_free(&two);
+        cal_fit_piecewise_free(&two);
       }
     }
   }
@@ -96,18 +96,18 @@ int cal_netfit_run(const cal_data *d, const char *op, const char *path, double t
   return rc;
 }
 
-const cost_fit_line *cal_netfit_line(const cal_netfit *nf, double bytes)
+const cal_fit_line *cal_netfit_line(const cal_netfit *nf, double bytes)
 {
-  return &nf->pw.line[cost_fit_piecewise_find(&nf->pw, nf->bytes, bytes)];
+  return &nf->pw.line[cal_fit_piecewise_find(&nf->pw, nf->bytes, bytes)];
 }
 
-double cal_netfit_eval(const cal_netfit *nf, double bytes) { return cost_fit_eval(cal_netfit_line(nf, bytes), bytes); }
+double cal_netfit_eval(const cal_netfit *nf, double bytes) { return cal_fit_eval(cal_netfit_line(nf, bytes), bytes); }
 
 static const char *pinned_name(int p) { return p == 1 ? "beta=0" : p == 2 ? "alpha=0" : "none"; }
 
 static cJSON *segment_json(const cal_netfit *nf, size_t s)
 {
-  const cost_fit_line *l = &nf->pw.line[s];
+  const cal_fit_line *l = &nf->pw.line[s];
   size_t first = nf->pw.first[s], last = first + nf->pw.count[s] - 1;
   cJSON *o = cJSON_CreateObject(), *pts = cJSON_AddArrayToObject(o, "points");
   cJSON_AddNumberToObject(o, "from_bytes", nf->bytes[first]);
@@ -123,7 +123,7 @@ static cJSON *segment_json(const cal_netfit *nf, size_t s)
   cJSON_AddNumberToObject(o, "max_rel_err", l->max_rel_err);
   cJSON_AddStringToObject(o, "pinned", pinned_name(l->pinned));
   for (size_t i = first; i <= last; i++) {
-    double fit = cost_fit_eval(l, nf->bytes[i]);
+    double fit = cal_fit_eval(l, nf->bytes[i]);
     cJSON *p = cJSON_CreateObject();
     cJSON_AddNumberToObject(p, "bytes", nf->bytes[i]);
     cJSON_AddNumberToObject(p, "time_s", nf->time[i]);
@@ -143,7 +143,7 @@ cJSON *cal_netfit_json(const cal_netfit *nf)
   cJSON_AddNumberToObject(o, "points_used", (double)nf->n);
   cJSON_AddNumberToObject(o, "max_rel_err", nf->pw.max_rel_err);
   cJSON_AddNumberToObject(o, "latency_s", nf->pw.line[0].c0);
-  const cost_fit_line *last = &nf->pw.line[nf->pw.nseg - 1];
+  const cal_fit_line *last = &nf->pw.line[nf->pw.nseg - 1];
   if (last->c1 > 0)
     cJSON_AddNumberToObject(o, "bandwidth_Bps", 1.0 / last->c1);
   else
@@ -158,6 +158,6 @@ void cal_netfit_free(cal_netfit *nf)
 {
   free(nf->bytes);
   free(nf->time);
-  cost_fit_piecewise_free(&nf->pw);
+  cal_fit_piecewise_free(&nf->pw);
   memset(nf, 0, sizeof *nf);
 }

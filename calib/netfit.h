@@ -5,7 +5,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../models/fit.h"
+#include "fit.h"
 #include "measured.h"
 
 /* Worst relative error a piecewise fit aims for, and the most segments it may use. */
@@ -23,16 +23,16 @@ typedef struct {
   char op[24];
   size_t n;
   double *bytes, *time; /* the points used, sorted by size, one per size (repeats averaged) */
-  cost_fit_piecewise pw;
+  cal_fit_piecewise pw;
 } cal_netfit;
 
 /* Fits time = alpha + beta * bytes to the points of d with this op and path. Returns 0,
- * CAL_ENODATA when there are fewer than 2 sizes, CAL_ENOMEM or CAL_EFIT. */
+ * SA_ENODATA when there are fewer than 2 sizes, SA_ENOMEM or SA_EFIT. */
 int cal_netfit_run(const cal_data *d, const char *op, const char *path, double tol, size_t max_seg,
                    cal_netfit *nf);
 
 /* The segment holding `bytes`, and the fitted time there. */
-const cost_fit_line *cal_netfit_line(const cal_netfit *nf, double bytes);
+const cal_fit_line *cal_netfit_line(const cal_netfit *nf, double bytes);
 double cal_netfit_eval(const cal_netfit *nf, double bytes);
 
 /* {"path", "op", "points_used", "max_rel_err", "latency_s", "bandwidth_Bps", "segments": [...]} */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/sizes.h"
+#include "lib/sizes.h"
 
 enum { O_SIZES = 256, O_REPS, O_MIN_REPS, O_WARMUP, O_BUDGET, O_WINDOW, O_WINDOW_BYTES, O_NO_STREAM, O_PATHS, O_OUT };
 

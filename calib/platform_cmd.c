@@ -2,7 +2,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 #include "calibration.h"
 #include "commands.h"
 #include "platform_gen.h"

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 
 static size_t seg_index(const cal_smpi *s, double bytes)
 {
@@ -50,7 +50,7 @@ static double worst_error(const cal_smpi *s, const cal_smpi_link *l, const cal_n
 /* Latency of the first segment with one, bandwidth of the last with a per-byte cost. */
 static int own_link(const cal_netfit *nf, cal_smpi_link *l)
 {
-  const cost_fit_piecewise *pw = &nf->pw;
+  const cal_fit_piecewise *pw = &nf->pw;
   l->has = 1;
   l->latency_s = l->bandwidth_Bps = 0;
   for (size_t k = 0; k < pw->nseg && l->latency_s <= 0; k++)
@@ -58,7 +58,7 @@ static int own_link(const cal_netfit *nf, cal_smpi_link *l)
   for (size_t k = pw->nseg; k > 0 && l->bandwidth_Bps <= 0; k--)
     if (pw->line[k - 1].c1 > 0)
       l->bandwidth_Bps = 1.0 / pw->line[k - 1].c1;
-  return l->latency_s > 0 && l->bandwidth_Bps > 0 ? 0 : CAL_EFIT;
+  return l->latency_s > 0 && l->bandwidth_Bps > 0 ? 0 : SA_EFIT;
 }
 
 static double capped_bw_factor(double inv) { return inv > 1.0 / CAL_BW_FACTOR_CAP ? 1.0 / inv : CAL_BW_FACTOR_CAP; }
@@ -89,7 +89,7 @@ static void segments(cal_smpi *s, const cal_netfit *a, const cal_netfit *b)
 }
 
 /* Factors from the reference line alone (no overhead). */
-static void reference_only(cal_smpi *s, size_t k, const cost_fit_line *r, const cal_smpi_link *rl)
+static void reference_only(cal_smpi *s, size_t k, const cal_fit_line *r, const cal_smpi_link *rl)
 {
   s->lat_f[k] = r->c0 > 0 ? r->c0 / rl->latency_s : 0;
   s->bw_f[k] = capped_bw_factor(r->c1 * rl->bandwidth_Bps);
@@ -121,7 +121,7 @@ static int cone_fit(double L1, double L2, double a1, double a2, double *f, doubl
 
 /* Both lines, exactly where the solution is physical and as near as SMPI can come where it
  * is not; a half with a zero coefficient keeps the reference's settings. */
-static void both(cal_smpi *s, size_t k, const cost_fit_line *r, const cal_smpi_link *rl, const cost_fit_line *o,
+static void both(cal_smpi *s, size_t k, const cal_fit_line *r, const cal_smpi_link *rl, const cal_fit_line *o,
                  const cal_smpi_link *ol)
 {
   reference_only(s, k, r, rl);
@@ -151,7 +151,7 @@ static int other_link(const cal_smpi *s, const cal_netfit *nf, cal_smpi_link *l)
   gsl_matrix *X = gsl_matrix_alloc(n, 2), *cov = gsl_matrix_alloc(2, 2);
   gsl_vector *y = gsl_vector_alloc(n), *w = gsl_vector_alloc(n), *c = gsl_vector_alloc(2);
   gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, 2);
-  int rc = X && cov && y && w && c && ws ? 0 : CAL_ENOMEM;
+  int rc = X && cov && y && w && c && ws ? 0 : SA_ENOMEM;
   double chisq;
   if (rc == 0) {
     for (size_t i = 0; i < n; i++) {
@@ -162,13 +162,13 @@ static int other_link(const cal_smpi *s, const cal_netfit *nf, cal_smpi_link *l)
       gsl_vector_set(w, i, 1.0 / (nf->time[first + i] * nf->time[first + i]));
     }
     if (gsl_multifit_wlinear(X, w, y, c, cov, &chisq, ws) != 0)
-      rc = CAL_EFIT;
+      rc = SA_EFIT;
   }
   l->has = 1;
   if (rc == 0 && gsl_vector_get(c, 0) > 0 && gsl_vector_get(c, 1) > 0) {
     l->latency_s = gsl_vector_get(c, 0);
     l->bandwidth_Bps = 1.0 / gsl_vector_get(c, 1);
-  } else if (rc != CAL_ENOMEM) {
+  } else if (rc != SA_ENOMEM) {
     rc = own_link(nf, l);
   }
   gsl_multifit_linear_free(ws);
@@ -206,7 +206,7 @@ static void make_feasible(const cal_smpi *s, const cal_netfit *ref, const cal_ne
   double ra[CAL_SMPI_MAX_SEG], rb[CAL_SMPI_MAX_SEG];
   size_t na = 0, nb = 0;
   for (size_t k = 0; k < s->nseg && s->thresh[k] < CAL_SMPI_DETACHED; k++) {
-    const cost_fit_line *r = cal_netfit_line(ref, s->thresh[k]), *o = cal_netfit_line(other, s->thresh[k]);
+    const cal_fit_line *r = cal_netfit_line(ref, s->thresh[k]), *o = cal_netfit_line(other, s->thresh[k]);
     if (r->c0 > 0 && o->c0 > 0)
       ra[na++] = o->c0 / r->c0;
     if (r->c1 > 0 && o->c1 > 0)
@@ -220,13 +220,13 @@ int cal_smpi_fit(const cal_netfit *intra, const cal_netfit *inter, const char *r
 {
   memset(s, 0, sizeof *s);
   if (!intra && !inter)
-    return CAL_ENODATA;
+    return SA_ENODATA;
   if (!reference)
     reference = inter ? "inter" : "intra";
   int ref_inter = strcmp(reference, "inter") == 0;
   const cal_netfit *ref = ref_inter ? inter : intra, *other = ref_inter ? intra : inter;
   if (!ref)
-    return CAL_ENODATA;
+    return SA_ENODATA;
   snprintf(s->reference, sizeof s->reference, "%s", ref_inter ? "inter" : "intra");
   cal_smpi_link *rl = ref_inter ? &s->inter : &s->intra, *ol = ref_inter ? &s->intra : &s->inter;
   int rc = own_link(ref, rl);
@@ -300,7 +300,7 @@ static int link_from_json(const cJSON *o, cal_smpi_link *l)
   const cJSON *bw = cJSON_GetObjectItemCaseSensitive(o, "bandwidth_Bps");
   const cJSON *err = cJSON_GetObjectItemCaseSensitive(o, "max_rel_err");
   if (!cJSON_IsNumber(lat) || !cJSON_IsNumber(bw) || lat->valuedouble < 0 || bw->valuedouble <= 0)
-    return CAL_EPARSE;
+    return SA_EPARSE;
   l->has = 1;
   l->latency_s = lat->valuedouble;
   l->bandwidth_Bps = bw->valuedouble;
@@ -320,24 +320,24 @@ static int parse_setting(const char *str, int which, cal_smpi *s)
     for (int i = 0; i < nv; i++) {
       const char *at = i ? end + 1 : p;
       if (i && *end != ':')
-        return CAL_EPARSE;
+        return SA_EPARSE;
       v[i] = strtod(at, &end);
       if (end == at || v[i] < 0)
-        return CAL_EPARSE;
+        return SA_EPARSE;
     }
     if (k >= CAL_SMPI_MAX_SEG || (*end && *end != ';'))
-      return CAL_EPARSE;
+      return SA_EPARSE;
     double t = which == CAL_SMPI_OR && k ? v[0] + 1 : v[0];
     if (which == CAL_SMPI_LAT) {
       if ((k == 0 && t != 0) || (k && t <= s->thresh[k - 1]))
-        return CAL_EPARSE;
+        return SA_EPARSE;
       s->thresh[k] = t;
       s->lat_f[k] = v[1];
     } else if (k >= s->nseg || t != s->thresh[k]) {
-      return CAL_EPARSE;
+      return SA_EPARSE;
     } else if (which == CAL_SMPI_BW) {
       if (v[1] <= 0)
-        return CAL_EPARSE;
+        return SA_EPARSE;
       s->bw_f[k] = v[1];
     } else {
       s->or_s[k] = v[1];
@@ -347,7 +347,7 @@ static int parse_setting(const char *str, int which, cal_smpi *s)
   }
   if (which == CAL_SMPI_LAT)
     s->nseg = k;
-  return k > 0 && k == s->nseg ? 0 : CAL_EPARSE;
+  return k > 0 && k == s->nseg ? 0 : SA_EPARSE;
 }
 
 int cal_smpi_from_json(const cJSON *o, cal_smpi *s)
@@ -357,13 +357,13 @@ int cal_smpi_from_json(const cJSON *o, cal_smpi *s)
   const cJSON *set[3] = {cJSON_GetObjectItemCaseSensitive(o, "lat_factor"), cJSON_GetObjectItemCaseSensitive(o, "bw_factor"),
                          cJSON_GetObjectItemCaseSensitive(o, "or")};
   if (!cJSON_IsString(ref))
-    return CAL_EPARSE;
+    return SA_EPARSE;
   snprintf(s->reference, sizeof s->reference, "%s", ref->valuestring);
   for (int i = 0; i < 3; i++)
     if (!cJSON_IsString(set[i]) || parse_setting(set[i]->valuestring, i, s) != 0)
-      return CAL_EPARSE;
+      return SA_EPARSE;
   if (link_from_json(cJSON_GetObjectItemCaseSensitive(o, "intra"), &s->intra) ||
       link_from_json(cJSON_GetObjectItemCaseSensitive(o, "inter"), &s->inter))
-    return CAL_EPARSE;
-  return s->intra.has || s->inter.has ? 0 : CAL_EPARSE;
+    return SA_EPARSE;
+  return s->intra.has || s->inter.has ? 0 : SA_EPARSE;
 }

@@ -47,7 +47,7 @@ typedef struct {
 
 /* intra and/or inter may be NULL (not measured); reference picks the class whose shape the
  * factors carry ("inter" when NULL and inter was measured, else "intra"). Returns 0,
- * CAL_ENODATA or CAL_EFIT. */
+ * SA_ENODATA or SA_EFIT. */
 int cal_smpi_fit(const cal_netfit *intra, const cal_netfit *inter, const char *reference, cal_smpi *s);
 
 /* The one-way time SMPI gives a message of `bytes` over a route of this class. */
@@ -62,7 +62,7 @@ void cal_smpi_factor_string(const cal_smpi *s, int which, char *buf, size_t len)
 
 cJSON *cal_smpi_json(const cal_smpi *s);
 
-/* Reads back what cal_smpi_json wrote. Returns 0 or CAL_EPARSE. */
+/* Reads back what cal_smpi_json wrote. Returns 0 or SA_EPARSE. */
 int cal_smpi_from_json(const cJSON *o, cal_smpi *s);
 
 #endif

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 
 /* Exit status a child uses when exec itself failed. */
 #define EXEC_FAILED 127
@@ -45,14 +45,14 @@ int cal_spawn(char *const argv[], const char *log, char *err, size_t errlen)
   int fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600) : -1;
   if (log && fd < 0) {
     snprintf(err, errlen, "cannot write %s: %s", log, strerror(errno));
-    return CAL_EIO;
+    return SA_EIO;
   }
   pid_t pid = start(argv, fd);
   if (fd >= 0)
     close(fd);
   if (pid < 0) {
     snprintf(err, errlen, "cannot start %s: %s", argv[0], strerror(errno));
-    return CAL_ERUN;
+    return SA_ERUN;
   }
   int status = wait_for(pid);
   if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -63,7 +63,7 @@ int cal_spawn(char *const argv[], const char *log, char *err, size_t errlen)
     snprintf(err, errlen, "%s was killed by signal %d", argv[0], WTERMSIG(status));
   else
     snprintf(err, errlen, "%s failed (exit status %d)", argv[0], status == -1 ? -1 : WEXITSTATUS(status));
-  return CAL_ERUN;
+  return SA_ERUN;
 }
 
 char *cal_spawn_capture(char *const argv[])

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 /* Runs argv (argv[0] looked up in PATH) with stdout and stderr sent to log (NULL: inherited)
- * and returns 0 when it exits with status 0. Otherwise returns CAL_ERUN with err saying
+ * and returns 0 when it exits with status 0. Otherwise returns SA_ERUN with err saying
  * how it ended (not found, exit status, signal). */
 int cal_spawn(char *const argv[], const char *log, char *err, size_t errlen);
 

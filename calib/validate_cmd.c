@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/sizes.h"
-#include "cal_error.h"
+#include "lib/sizes.h"
+#include "common/sa_error.h"
 #include "commands.h"
-#include "textfile.h"
+#include "lib/textfile.h"
 #include "validation.h"
 
 #define MAX_FILES 64
@@ -104,7 +104,7 @@ static int parse(int argc, char **argv, validate_opts *o)
 
 static cJSON *load(const char *path)
 {
-  char *text = cal_read_text(path);
+  char *text = sim_read_text(path);
   cJSON *doc = text ? cJSON_Parse(text) : NULL;
   if (!text)
     cal_bad("validate: cannot read %s", path);
@@ -241,7 +241,7 @@ static int per_algo(FILE *tab, cJSON *sum, const cal_vpoint *p, size_t n)
       ;
     cal_vsummary s;
     if (cal_val_summarize(p + i, j - i, &s) != 0)
-      return CAL_ENOMEM;
+      return SA_ENOMEM;
     fprintf(tab, " %s %.1f%% / %.1f%%%s", p[i].algo, 100 * s.median_abs, 100 * s.max_abs, j < n ? ";" : "\n");
     cJSON *a = cJSON_AddObjectToObject(by, p[i].algo);
     cJSON_AddNumberToObject(a, "median_abs_err", s.median_abs);
@@ -255,13 +255,13 @@ static int model_summary(const cal_vpoint *p, size_t n, cal_vsummary *s)
 {
   cal_vpoint *m = malloc(sizeof *m * (n ? n : 1));
   if (!m)
-    return CAL_ENOMEM;
+    return SA_ENOMEM;
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     m[i] = p[i];
     m[i].error = cal_val_error(p[i].model_s, p[i].measured_s);
     if (!isfinite(p[i].model_s))
-      rc = CAL_ENODATA;
+      rc = SA_ENODATA;
   }
   if (rc == 0)
     rc = cal_val_summarize(m, n, s);
@@ -355,7 +355,7 @@ static int headroom(const validate_opts *o, FILE *tab, cJSON *root, const cal_vp
   int r, k, status = 0;
   char err[256], sz[32];
   int rc = cal_val_read_measured(doc, &h, &nh, &cap, &r, &k, err, sizeof err);
-  if (rc == CAL_ENOMEM)
+  if (rc == SA_ENOMEM)
     status = cal_fail("out of memory");
   else if (rc)
     status = cal_bad("validate: %s: %s", o->headroom, err);
@@ -413,7 +413,7 @@ int cal_cmd_validate(int argc, char **argv)
   for (int i = 0; i < o.nmeasured && !status; i++) {
     char err[256];
     int r, k, rc = cal_val_read_measured(meas[i], &p, &n, &cap, &r, &k, err, sizeof err);
-    if (rc == CAL_ENOMEM)
+    if (rc == SA_ENOMEM)
       status = cal_fail("out of memory");
     else if (rc)
       status = cal_bad("validate: %s: %s", o.measured[i], err);
@@ -450,7 +450,7 @@ int cal_cmd_validate(int argc, char **argv)
       cJSON_AddNumberToObject(mo, "median_abs_err", ms.median_abs);
       cJSON_AddNumberToObject(mo, "geomean_abs_err", ms.geomean_abs);
       cJSON_AddNumberToObject(mo, "max_abs_err", ms.max_abs);
-    } else if (mrc == CAL_ENOMEM) {
+    } else if (mrc == SA_ENOMEM) {
       status = cal_fail("out of memory");
     } else {
       cJSON_AddNullToObject(sum, "model");
@@ -460,7 +460,7 @@ int cal_cmd_validate(int argc, char **argv)
   }
   if (!status)
     status = published(&o, tab, root);
-  if (!status && cal_json_write(root, o.out) != 0)
+  if (!status && sim_json_write(root, o.out) != 0)
     status = cal_fail("validate: cannot write %s", o.out);
   if (!status && o.csv)
     status = write_csv(o.csv, p, n);

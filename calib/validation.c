@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 #include "stats.h"
 
 double cal_val_error(double simulated, double measured) { return (simulated - measured) / measured; }
@@ -23,10 +23,10 @@ int cal_val_summarize(const cal_vpoint *p, size_t n, cal_vsummary *s)
 {
   memset(s, 0, sizeof *s);
   if (n == 0)
-    return CAL_ENODATA;
+    return SA_ENODATA;
   double *abs_err = malloc(sizeof(double) * n), log_sum = 0;
   if (!abs_err)
-    return CAL_ENOMEM;
+    return SA_ENOMEM;
   for (size_t i = 0; i < n; i++) {
     abs_err[i] = fabs(p[i].error);
     log_sum += log(fmax(abs_err[i], CAL_VAL_GEOMEAN_FLOOR));
@@ -68,12 +68,12 @@ static int repetitions(const cJSON *pt, cal_vpoint *v)
   }
   double *t = malloc(sizeof(double) * (size_t)n);
   if (!t)
-    return CAL_ENOMEM;
+    return SA_ENOMEM;
   for (int i = 0; i < n; i++) {
     const cJSON *e = cJSON_GetArrayItem(times, i);
     if (!cJSON_IsNumber(e) || !(e->valuedouble > 0)) {
       free(t);
-      return CAL_EPARSE;
+      return SA_EPARSE;
     }
     t[i] = e->valuedouble;
   }
@@ -94,7 +94,7 @@ static int grow(cal_vpoint **p, size_t n, size_t *cap)
   size_t c = *cap ? 2 * *cap : 16;
   cal_vpoint *q = realloc(*p, c * sizeof *q);
   if (!q)
-    return CAL_ENOMEM;
+    return SA_ENOMEM;
   *p = q;
   *cap = c;
   return 0;
@@ -103,7 +103,7 @@ static int grow(cal_vpoint **p, size_t n, size_t *cap)
 static int bad(char *err, size_t errlen, const char *msg)
 {
   snprintf(err, errlen, "%s", msg);
-  return CAL_EPARSE;
+  return SA_EPARSE;
 }
 
 int cal_val_read_measured(const cJSON *doc, cal_vpoint **p, size_t *n, size_t *cap, int *ranks, int *rpn, char *err,
@@ -124,7 +124,7 @@ int cal_val_read_measured(const cJSON *doc, cal_vpoint **p, size_t *n, size_t *c
   {
     const cJSON *algo = item(pt, "algo");
     if (grow(p, *n, cap) != 0)
-      return CAL_ENOMEM;
+      return SA_ENOMEM;
     cal_vpoint *v = &(*p)[*n];
     memset(v, 0, sizeof *v);
     if (item(pt, "error"))
@@ -134,7 +134,7 @@ int cal_val_read_measured(const cJSON *doc, cal_vpoint **p, size_t *n, size_t *c
       return bad(err, errlen, "a point without \"algo\", \"bytes\" and a positive \"time_s\"");
     snprintf(v->algo, sizeof v->algo, "%s", algo->valuestring);
     int rc = repetitions(pt, v);
-    if (rc == CAL_EPARSE)
+    if (rc == SA_EPARSE)
       return bad(err, errlen, "\"times_s\" holds something other than positive numbers");
     if (rc)
       return rc;

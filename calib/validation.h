@@ -31,7 +31,7 @@ typedef struct {
 /* (simulated - measured) / measured. */
 double cal_val_error(double simulated, double measured);
 
-/* Summary of the points' |error|; returns CAL_ENODATA when n is 0. */
+/* Summary of the points' |error|; returns SA_ENODATA when n is 0. */
 int cal_val_summarize(const cal_vpoint *p, size_t n, cal_vsummary *s);
 
 /* How far a simulated time lies from a published range [lo, hi], relative to the nearer
@@ -39,8 +39,8 @@ int cal_val_summarize(const cal_vpoint *p, size_t n, cal_vsummary *s);
 double cal_val_range_error(double sim, double lo, double hi);
 
 /* The measured points of one runner result file (mode "measured"): appends to *p (grown with
- * realloc; *n points, *cap room) and reports its shape. Returns 0, CAL_EPARSE with why in
- * err, or CAL_ENOMEM. */
+ * realloc; *n points, *cap room) and reports its shape. Returns 0, SA_EPARSE with why in
+ * err, or SA_ENOMEM. */
 int cal_val_read_measured(const cJSON *doc, cal_vpoint **p, size_t *n, size_t *cap, int *ranks, int *rpn, char *err,
                           size_t errlen);
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "cost_error.h"
+#include "common/sa_error.h"
 #include "cost_nccl.h"
 #include "cost_net.h"
 
@@ -44,7 +44,7 @@ void cost_ctx_free(cost_ctx *c);
 /* 1 when `algo` (a name of algos/algo_list.h) has a model. */
 int cost_has_model(const char *algo);
 
-/* Predicts one allreduce of `bytes` per rank. Returns 0, COST_ENOMODEL, or another code. */
+/* Predicts one allreduce of `bytes` per rank. Returns 0, SA_ENOMODEL, or another code. */
 int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r);
 
 /* The parameters the models derived, for reports: per path class the latency and the

@@ -11,7 +11,7 @@ static int common_links(const cost_route *a, const cost_route *b, int **out, int
   *n = 0;
   *out = malloc(sizeof(int) * (size_t)(a->n ? a->n : 1));
   if (!*out)
-    return COST_ENOMEM;
+    return SA_ENOMEM;
   for (int i = 0; i < a->n; i++)
     for (int j = 0; j < b->n; j++)
       if (a->link[i] == b->link[j]) {
@@ -30,7 +30,7 @@ static int init_relabel(cost_ctx *c)
   c->nup = calloc((size_t)pairs, sizeof *c->nup);
   c->ndown = calloc((size_t)pairs, sizeof *c->ndown);
   if (!c->up || !c->down || !c->nup || !c->ndown)
-    return COST_ENOMEM;
+    return SA_ENOMEM;
   for (int i = 0; i < pairs && rc == 0; i++) {
     rc = common_links(&net->inter[COST_R01][i], &net->inter[COST_R02][i], &c->up[i], &c->nup[i]);
     if (rc == 0)
@@ -46,7 +46,7 @@ static int init_skew(cost_ctx *c)
 {
   c->skew = calloc((size_t)c->p, sizeof *c->skew);
   if (!c->skew)
-    return COST_ENOMEM;
+    return SA_ENOMEM;
   c->skew_max = c->skew_node0 = 0;
   for (int i = 1; i < c->p; i++) {
     cost_path p;
@@ -65,12 +65,12 @@ int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out)
 {
   *out = NULL;
   if (!net || !shape || shape->nodes < 1 || shape->rpn < 1 || shape->elem < 1 || shape->channels < 1)
-    return COST_EINVAL;
+    return SA_EINVAL;
   if (shape->nodes > net->nnodes || shape->rpn > net->gpus || net->nlinks < 1)
-    return COST_ELAYOUT;
+    return SA_ELAYOUT;
   cost_ctx *c = calloc(1, sizeof *c);
   if (!c)
-    return COST_ENOMEM;
+    return SA_ENOMEM;
   c->net = net;
   c->shape = *shape;
   c->p = shape->nodes * shape->rpn;
@@ -80,12 +80,12 @@ int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out)
   if (c->relabel == 1 && (!net->inter[COST_R02] || !net->inter[COST_R20]))
     c->relabel = -1;
   c->owners = c->relabel == 1 ? shape->nodes : 1;
-  int rc = c->relabel < 0 || !net->intra[0] ? COST_ENOROUTE : 0;
+  int rc = c->relabel < 0 || !net->intra[0] ? SA_ENOROUTE : 0;
   if (rc == 0 && c->relabel == 1)
     rc = init_relabel(c);
   if (rc == 0) {
     c->load = calloc((size_t)net->nlinks * (size_t)c->owners, sizeof *c->load);
-    rc = c->load ? 0 : COST_ENOMEM;
+    rc = c->load ? 0 : SA_ENOMEM;
   }
   if (rc == 0)
     rc = init_skew(c);
@@ -218,7 +218,7 @@ int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r)
     }
     return models[i].fn(c, count, r);
   }
-  return COST_ENOMODEL;
+  return SA_ENOMODEL;
 }
 
 void cost_result_skew(cost_result *r, int phase, double s)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost_error.h"
+#include "common/sa_error.h"
 
 static int by_thresh(const void *x, const void *y)
 {
@@ -24,7 +24,7 @@ int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw
   if (!strpbrk(s, ":;")) { /* one number: SimGrid takes it as the default everywhere */
     double v = strtod(s, &end);
     if (end == s || *end || !isfinite(v))
-      return COST_EPARSE;
+      return SA_EPARSE;
     pw->dflt = v;
     return 0;
   }
@@ -33,14 +33,14 @@ int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw
   double rec[COST_MAX_PIECES][3];
   for (const char *p = s; *p;) {
     if (pw->n == COST_MAX_PIECES)
-      return COST_EPARSE;
+      return SA_EPARSE;
     double *r = rec[pw->n];
     r[1] = r[2] = 0;
     int i = 0;
     for (;; i++) {
       double v = strtod(p, &end);
       if (end == p || !isfinite(v))
-        return COST_EPARSE;
+        return SA_EPARSE;
       if (i < 3)
         r[i] = v;
       p = end;
@@ -49,7 +49,7 @@ int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw
       p++;
     }
     if (i < nvalues || (*p && *p != ';'))
-      return COST_EPARSE;
+      return SA_EPARSE;
     p += *p == ';';
     pw->n++;
   }

@@ -21,7 +21,7 @@ typedef struct {
 } cost_piecewise;
 
 /* Parses a setting; a lone number is the value everywhere, as in SimGrid. Returns 0 or
- * COST_EPARSE. */
+ * SA_EPARSE. */
 int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw);
 
 /* The value at a message of `size` bytes: the last piece whose threshold it reaches (a

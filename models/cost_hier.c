@@ -12,7 +12,7 @@ int cost_hier_hops_of(cost_ctx *c, cost_hier_hops **out)
   int p = c->p, R = c->shape.rpn, m = c->shape.nodes;
   cost_hier_hops *h = calloc(1, sizeof *h);
   cost_flow *f = calloc((size_t)p, sizeof *f);
-  int rc = h && f ? 0 : COST_ENOMEM;
+  int rc = h && f ? 0 : SA_ENOMEM;
   if (rc == 0 && R > 1) { /* every node's ring at once: local l to local l+1 */
     for (int r = 0; r < p; r++)
       f[r] = (cost_flow){r, r / R * R + (r % R + 1) % R};

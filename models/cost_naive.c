@@ -25,11 +25,11 @@ static int naive_hops_of(cost_ctx *c, naive_hops **out)
   int p = c->p;
   naive_hops *h = calloc(1, sizeof *h);
   cost_flow *f = calloc((size_t)p, sizeof *f);
-  int rc = h && f ? 0 : COST_ENOMEM;
+  int rc = h && f ? 0 : SA_ENOMEM;
   if (rc == 0) {
     h->gather = calloc((size_t)p, sizeof *h->gather);
     h->bcast = calloc((size_t)p, sizeof *h->bcast);
-    rc = h->gather && h->bcast ? 0 : COST_ENOMEM;
+    rc = h->gather && h->bcast ? 0 : SA_ENOMEM;
   }
   for (int i = 1; i < p && rc == 0; i++)
     f[i - 1] = (cost_flow){i, 0};

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost_error.h"
+#include "common/sa_error.h"
 
 cost_route *cost_routes_new(int gpus) { return calloc((size_t)gpus * (size_t)gpus, sizeof(cost_route)); }
 
@@ -14,7 +14,7 @@ int cost_route_set(cost_route *r, const int *links, int n, double lat, double bw
   r->link = n > 0 ? malloc(sizeof(int) * (size_t)n) : NULL;
   if (n > 0 && !r->link) {
     r->n = 0;
-    return COST_ENOMEM;
+    return SA_ENOMEM;
   }
   if (n > 0)
     memcpy(r->link, links, sizeof(int) * (size_t)n);

@@ -1,6 +1,6 @@
 /* cost_net.h: what the cost models know of a platform: its links, the routes between the
  * GPUs of its first nodes, its compute rates and the SMPI network settings in force. The
- * driver fills it from SimGrid (sim/platform_load.c); tests build small ones by hand. */
+ * driver fills it from SimGrid (lib/platform_load.c); tests build small ones by hand. */
 #ifndef COST_NET_H
 #define COST_NET_H
 
@@ -51,7 +51,7 @@ typedef struct {
 
 /* Allocates n routes for one of the tables above (links NULL, filled by the caller). */
 cost_route *cost_routes_new(int gpus);
-/* Sets a route's links (copied). Returns 0 or COST_ENOMEM. */
+/* Sets a route's links (copied). Returns 0 or SA_ENOMEM. */
 int cost_route_set(cost_route *r, const int *links, int n, double lat, double bw);
 
 void cost_net_init(cost_net *net);

@@ -21,7 +21,7 @@ static const cost_route *route_at(const cost_route *table, int gpus, int j, int 
 static int add_key(cost_path *p, int key)
 {
   if (p->n == COST_MAX_ROUTE)
-    return COST_EINVAL;
+    return SA_EINVAL;
   p->key[p->n++] = key;
   return 0;
 }
@@ -37,7 +37,7 @@ int cost_path_of(const cost_ctx *c, int a, int b, cost_path *p)
   else
     r = route_at(net->inter[na < nb ? COST_R01 : COST_R10], g, j, k);
   if (!r || r->bw <= 0)
-    return COST_ENOROUTE;
+    return SA_ENOROUTE;
   p->lat = r->lat;
   p->bw = r->bw;
   for (int i = 0; i < r->n; i++)

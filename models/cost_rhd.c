@@ -41,7 +41,7 @@ static int rhd_hops_of(cost_ctx *c, rhd_hops **out)
     P *= 2, k++;
   rhd_hops *h = calloc(1, sizeof *h);
   cost_flow *f = calloc((size_t)p, sizeof *f);
-  int rc = h && f ? 0 : COST_ENOMEM;
+  int rc = h && f ? 0 : SA_ENOMEM;
   if (rc == 0) {
     h->P = P;
     h->r = p - P;
@@ -49,7 +49,7 @@ static int rhd_hops_of(cost_ctx *c, rhd_hops **out)
     h->step = calloc((size_t)(k ? k : 1) * (size_t)P, sizeof *h->step);
     h->pre = calloc((size_t)(h->r ? h->r : 1), sizeof *h->pre);
     h->post = calloc((size_t)(h->r ? h->r : 1), sizeof *h->post);
-    rc = h->step && h->pre && h->post ? 0 : COST_ENOMEM;
+    rc = h->step && h->pre && h->post ? 0 : SA_ENOMEM;
   }
   if (rc == 0 && h->r > 0) {
     for (int i = 0; i < h->r; i++)
@@ -143,7 +143,7 @@ int cost_rhd(cost_ctx *c, uint64_t count, cost_result *r)
   int rc = rhd_hops_of(c, &h), p = c->p;
   double *t = rc ? NULL : calloc(3 * (size_t)p, sizeof(double));
   if (!t)
-    return rc ? rc : COST_ENOMEM;
+    return rc ? rc : SA_ENOMEM;
   double total = steps(c, h, count, c->skew, t, r), at_once = steps(c, h, count, t + 2 * p, t, NULL);
   r->skew_s = total - at_once; /* t + 2p: every rank starting at 0 */
   free(t);

@@ -14,7 +14,7 @@ static int ring_hops(cost_ctx *c, cost_hops **out)
   int p = c->p, C = c->shape.channels;
   cost_hops *h = calloc(1, sizeof *h);
   cost_flow *f = calloc((size_t)p * (size_t)C, sizeof *f);
-  int rc = h && f ? 0 : COST_ENOMEM;
+  int rc = h && f ? 0 : SA_ENOMEM;
   for (int ch = 0; ch < C && rc == 0; ch++)
     for (int r = 0; r < p; r++)
       f[ch * p + r] = (cost_flow){r, (r + 1) % p};

@@ -55,7 +55,7 @@ static int use(flow_state *f, int key, double coef)
       return 0;
     }
   if (f->n == MAX_USES)
-    return COST_EINVAL;
+    return SA_EINVAL;
   f->key[f->n] = key;
   f->coef[f->n++] = coef;
   return 0;
@@ -135,7 +135,7 @@ int cost_pattern(cost_ctx *c, const cost_flow *f, int n, cost_hop *each, cost_ho
   flow_state *fs = calloc((size_t)(n ? n : 1), sizeof *fs);
   double *denom = calloc((size_t)c->net->nlinks * (size_t)c->owners, sizeof *denom);
   double *load = c->load;
-  int rc = fs && denom ? 0 : COST_ENOMEM;
+  int rc = fs && denom ? 0 : SA_ENOMEM;
   for (int i = 0; i < n && rc == 0; i++)
     rc = flow_init(c, &f[i], &fs[i]);
   /* the fluid run: share, advance to the next message to finish, share again */
@@ -147,7 +147,7 @@ int cost_pattern(cost_ctx *c, const cost_flow *f, int n, cost_hop *each, cost_ho
       if (fs[i].active && fs[i].rate > 0)
         dt = fmin(dt, fs[i].left / fs[i].rate);
     if (isinf(dt)) {
-      rc = COST_ENOROUTE; /* a message that can never move: a link of no bandwidth */
+      rc = SA_ENOROUTE; /* a message that can never move: a link of no bandwidth */
       break;
     }
     now += dt;

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../algos/topk_select.h"
+#include "algos/topk_select.h"
 #include "cost_ctx.h"
 
 #define INDEX_BYTES 4 /* indices travel as 32-bit integers */
@@ -19,7 +19,7 @@ static int ring_hops(cost_ctx *c, cost_hops **out)
   int p = c->p;
   cost_hops *h = calloc(1, sizeof *h);
   cost_flow *f = calloc((size_t)p, sizeof *f);
-  int rc = h && f ? 0 : COST_ENOMEM;
+  int rc = h && f ? 0 : SA_ENOMEM;
   for (int r = 0; r < p && rc == 0; r++)
     f[r] = (cost_flow){r, (r + 1) % p};
   if (rc == 0)

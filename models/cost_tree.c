@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algos/tree_shape.h"
+#include "algos/tree_shape.h"
 #include "cost_ctx.h"
 
 typedef struct {
@@ -68,7 +68,7 @@ static int build_part(const cost_ctx *c, int which, tree_part *q, int *height, i
   q->fill_down = calloc((size_t)p, sizeof(cost_hop));
   int rc = inter && all && q->parent && q->nchild && q->child && q->by_height && q->by_depth && q->fill_up && q->fill_down
                ? 0
-               : COST_ENOMEM;
+               : SA_ENOMEM;
   for (int n = 0; n < nodes && rc == 0; n++)
     ar_shape_twotree(nodes, which, n, &inter[n]);
   for (int r = 0; r < p && rc == 0; r++) {
@@ -135,7 +135,7 @@ static int tree_cache_of(cost_ctx *c, int nparts, int slot, tree_cache **out)
   int *height = malloc(sizeof(int) * (size_t)n2), *depth = malloc(sizeof(int) * (size_t)n2), *who = malloc(sizeof(int) * (size_t)n2);
   cost_flow *f = calloc((size_t)n2, sizeof *f);
   cost_hop *each = malloc(sizeof *each * (size_t)n2);
-  int rc = t && height && depth && who && f && each ? 0 : COST_ENOMEM;
+  int rc = t && height && depth && who && f && each ? 0 : SA_ENOMEM;
   if (t)
     t->nparts = nparts;
   for (int i = 0; i < nparts && rc == 0; i++)
@@ -237,7 +237,7 @@ static int trees(cost_ctx *c, uint64_t count, int nparts, int slot, cost_result 
   int rc = tree_cache_of(c, nparts, slot, &t), p = c->p;
   double *at = rc ? NULL : malloc(sizeof(double) * (size_t)p * 4);
   if (!at)
-    return rc ? rc : COST_ENOMEM;
+    return rc ? rc : SA_ENOMEM;
   double *zero = at + p, *done = at + 2 * p, *wave = at + 3 * p;
   uint64_t es = (uint64_t)c->shape.elem, seg = c->shape.segment_bytes / es;
   seg = seg ? seg : 1;

@@ -2,7 +2,7 @@
 #ifndef SIM_CATALOG_H
 #define SIM_CATALOG_H
 
-#include "../algos/algo_list.h"
+#include "algos/algo_list.h"
 
 typedef struct {
   const char *name;

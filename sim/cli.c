@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../models/cost.h"
+#include "models/cost.h"
 #include "catalog.h"
-#include "sizes.h"
+#include "lib/sizes.h"
 
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../algos/ar_dtype.h"
+#include "algos/ar_dtype.h"
 
 #define SIM_MAX_ALGOS 32
 #define SIM_MAX_CFG 32

@@ -10,15 +10,15 @@
 
 #include "catalog.h"
 #include "cli.h"
-#include "hostfile.h"
+#include "lib/hostfile.h"
 #include "modeling.h"
-#include "launch.h"
-#include "paths.h"
-#include "platform.h"
+#include "lib/launch.h"
+#include "lib/paths.h"
+#include "lib/platform.h"
 #include "report.h"
 #include "results.h"
 #include "runner_cmd.h"
-#include "tmpdir.h"
+#include "lib/tmpdir.h"
 
 #define ERRLEN 1024
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algos/topk_select.h"
+#include "algos/topk_select.h"
 #include "catalog.h"
 
 /* The value of --cfg KEY:VALUE for key, the last one given, or NULL. */
@@ -52,7 +52,7 @@ int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes,
   cost_shape shape = {nodes, rpn, (int)ar_dtype_size(o->dtype), o->segment, o->channels, o->density, o->overlap};
   int rc = cost_ctx_new(&pf->net, &shape, &m->ctx);
   if (rc) {
-    snprintf(m->why, sizeof m->why, "%s", cost_strerror(rc));
+    snprintf(m->why, sizeof m->why, "%s", sa_strerror(rc));
     return -1;
   }
   m->net = &pf->net;

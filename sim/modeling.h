@@ -3,10 +3,10 @@
 #ifndef SIM_MODELING_H
 #define SIM_MODELING_H
 
-#include "../models/cost.h"
-#include "../models/cost_best.h"
+#include "models/cost.h"
+#include "models/cost_best.h"
 #include "cli.h"
-#include "platform.h"
+#include "lib/platform.h"
 #include "results.h"
 
 typedef struct {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sizes.h"
+#include "lib/sizes.h"
 
 double sim_point_time(const sim_point *p) { return p->simulated ? p->time_s : p->model_s; }
 

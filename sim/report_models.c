@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "sizes.h"
+#include "lib/sizes.h"
 
 static const sim_model *models_of(const sim_run_info *run)
 {

@@ -1,5 +1,5 @@
 /* runner_cmd.c: turns the driver's options into the runner's arguments (ar_runner reads
- * them in algos/runner_args.c). */
+ * them in runner/runner_args.c). */
 #include "runner_cmd.h"
 
 #include <stdio.h>

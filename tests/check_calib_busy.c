@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../calib/busylink.h"
-#include "../calib/cal_error.h"
+#include "calib/busylink.h"
+#include "common/sa_error.h"
 #include "check_util.h"
 #include "cli_run.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../calib/measured.h"
-#include "../calib/textfile.h"
+#include "calib/measured.h"
+#include "lib/textfile.h"
 #include "check_util.h"
 #include "cli_run.h"
 
@@ -250,7 +250,7 @@ START_TEST(multi_rail_platform_runs)
   r = cli_simcalib("platform --calib %s --nodes 2 --gpus-per-node 4 --nics 2 -o %s", path[CALIB], path[XML2]);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
-  char *xml = cal_read_text(path[XML2]);
+  char *xml = sim_read_text(path[XML2]);
   ck_assert_ptr_nonnull(strstr(xml, "router_id=\"node1-nic1\""));
   ck_assert_ptr_nonnull(strstr(xml, "<link_ctn id=\"node1-x0-1\""));
   free(xml);

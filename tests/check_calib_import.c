@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../calib/cal_error.h"
-#include "../calib/import.h"
+#include "common/sa_error.h"
+#include "calib/import.h"
 #include "check_util.h"
 
 #define NCCL_LOG "tests/data/calib/nccl_allreduce_8gpu.log"
@@ -94,10 +94,10 @@ START_TEST(nccl_tests_garbage_names_the_line)
   char *bad = malloc(strlen(log) + 64);
   sprintf(bad, "%.*sSegmentation fault (core dumped)\n%s", (int)at, log, log + at);
   cal_data d = {0};
-  ck_assert_int_eq(import_text(1, bad, &defaults, &d), CAL_EPARSE);
+  ck_assert_int_eq(import_text(1, bad, &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:15:") != NULL, "%s", err);
   cal_data_free(&d);
-  ck_assert_int_eq(import_text(1, "", &defaults, &d), CAL_EPARSE);
+  ck_assert_int_eq(import_text(1, "", &defaults, &d), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "no all_reduce_perf table"));
   cal_data_free(&d);
   free(bad);
@@ -113,12 +113,12 @@ START_TEST(truncated_nccl_tests_logs)
   ck_assert_ptr_nonnull(row);
   row[40] = '\0';
   cal_data d = {0};
-  ck_assert_int_eq(import_text(1, log, &defaults, &d), CAL_EPARSE);
+  ck_assert_int_eq(import_text(1, log, &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:18:") != NULL, "%s", err);
   cal_data_free(&d);
   /* cut at a line end before the summary: refused, unless --partial */
   row[1] = '\0';
-  ck_assert_int_eq(import_text(1, log, &defaults, &d), CAL_EPARSE);
+  ck_assert_int_eq(import_text(1, log, &defaults, &d), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "cut short"));
   cal_data_free(&d);
   cal_import_opts partial = {"inter", 0, 1};
@@ -204,12 +204,12 @@ START_TEST(numbers_out_of_integer_range)
     sprintf(bad + strlen(bad), "%s ", tok[i]);
   strcat(bad, eol);
   cal_data d = {0};
-  ck_assert_int_eq(import_text(1, bad, &defaults, &d), CAL_EPARSE);
+  ck_assert_int_eq(import_text(1, bad, &defaults, &d), SA_EPARSE);
   cal_data_free(&d);
   ck_assert_int_eq(import_text(0, "# OSU MPI Allreduce Latency Test v7.3\n# Size Avg Latency(us) Min Max Iterations\n"
                                   "4 1.0 0.9 1.1 1e40\n",
                                &defaults, &d),
-                   CAL_EPARSE);
+                   SA_EPARSE);
   cal_data_free(&d);
   free(bad);
   free(log);
@@ -223,7 +223,7 @@ START_TEST(numbers_out_of_integer_range)
     fprintf(f, "{\"schema\": \"simallreduce-measured-1\", \"points\": [{\"op\": \"allreduce\", \"bytes\": 8, "
                "\"time_s\": 1e-5, %s}]}", counts[i]);
     fclose(f);
-    ck_assert_msg(cal_data_read(&d, path, why, sizeof why) == CAL_EPARSE, "%s accepted", counts[i]);
+    ck_assert_msg(cal_data_read(&d, path, why, sizeof why) == SA_EPARSE, "%s accepted", counts[i]);
     cal_data_free(&d);
     unlink(path);
   }
@@ -233,17 +233,17 @@ END_TEST
 START_TEST(osu_garbage_and_truncation)
 {
   cal_data d = {0};
-  ck_assert_int_eq(import_text(0, "1 2.0\n", &defaults, &d), CAL_EPARSE);
+  ck_assert_int_eq(import_text(0, "1 2.0\n", &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:1: data before an OSU banner") != NULL, "%s", err);
   ck_assert_int_eq(import_text(0, "# OSU MPI Latency Test v7.3\n# Size Latency (us)\n0 1.5\n1 1.5\n2", &defaults, &d),
-                   CAL_EPARSE);
+                   SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:5: not a osu_latency data row") != NULL, "%s", err);
   cal_data_free(&d);
-  ck_assert_int_eq(import_text(0, "# OSU MPI Bandwidth Test v7.3\n8 fast\n", &defaults, &d), CAL_EPARSE);
+  ck_assert_int_eq(import_text(0, "# OSU MPI Bandwidth Test v7.3\n8 fast\n", &defaults, &d), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "LOG:2:"));
-  ck_assert_int_eq(import_text(0, "# OSU MPI Bi-Directional Bandwidth Test\n8 12.0\n", &defaults, &d), CAL_EPARSE);
+  ck_assert_int_eq(import_text(0, "# OSU MPI Bi-Directional Bandwidth Test\n8 12.0\n", &defaults, &d), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "LOG:2:"));
-  ck_assert_int_eq(import_text(0, "# OSU MPI Latency Test v7.3\n", &defaults, &d), CAL_EPARSE);
+  ck_assert_int_eq(import_text(0, "# OSU MPI Latency Test v7.3\n", &defaults, &d), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "no osu_latency"));
   cal_data_free(&d);
 }

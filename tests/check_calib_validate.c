@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../calib/cal_error.h"
-#include "../calib/textfile.h"
-#include "../calib/validation.h"
+#include "common/sa_error.h"
+#include "lib/textfile.h"
+#include "calib/validation.h"
 #include "check_util.h"
 #include "cli_run.h"
 
@@ -77,7 +77,7 @@ START_TEST(errors_and_their_summary)
   ck_assert_uint_eq(s.worst, 1);
   /* the exact match counts as the floor, not as zero */
   ck_assert_double_eq_tol(s.geomean_abs, pow(0.1 * 0.4 * CAL_VAL_GEOMEAN_FLOOR * 0.2, 0.25), 1e-12);
-  ck_assert_int_eq(cal_val_summarize(p, 0, &s), CAL_ENODATA);
+  ck_assert_int_eq(cal_val_summarize(p, 0, &s), SA_ENODATA);
 }
 END_TEST
 
@@ -120,7 +120,7 @@ START_TEST(measured_points_and_their_spread)
     ck_assert_ptr_nonnull(doc);
     p = NULL;
     n = cap = 0;
-    ck_assert_msg(cal_val_read_measured(doc, &p, &n, &cap, &ranks, &rpn, err, sizeof err) == CAL_EPARSE, "%s",
+    ck_assert_msg(cal_val_read_measured(doc, &p, &n, &cap, &ranks, &rpn, err, sizeof err) == SA_EPARSE, "%s",
                   bad[i]);
     ck_assert(err[0] != '\0');
     free(p);
@@ -208,7 +208,7 @@ START_TEST(validate_writes_table_json_csv_and_headroom)
   ck_assert_double_eq_tol(num(msum, "max_abs_err"), 0.2, 1e-9);
   cJSON_Delete(v);
 
-  char *text = cal_read_text(csv);
+  char *text = sim_read_text(csv);
   ck_assert_ptr_nonnull(text);
   ck_assert_ptr_nonnull(strstr(text, "algo,bytes,measured_s,q1_s,q3_s,min_s,max_s,simulated_s,model_s,error\n"));
   ck_assert_ptr_nonnull(strstr(text, "\nhier,1024,0.002,0.002,0.002,0.002,0.002,0.002,,0.000000\n"));

@@ -1,7 +1,7 @@
 /* check_cli.c: option parsing, defaults and every option error. */
 #include <string.h>
 
-#include "../sim/cli.h"
+#include "sim/cli.h"
 #include "check_util.h"
 
 static char err[1024];

@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../algos/ar_dtype.h"
-#include "../algos/ar_verify.h"
+#include "algos/ar_dtype.h"
+#include "runner/ar_verify.h"
 #include "check_util.h"
 
 START_TEST(half_holds_integers_exactly)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../models/cost_best.h"
-#include "../models/cost_ctx.h"
+#include "models/cost_best.h"
+#include "models/cost_ctx.h"
 #include "check_util.h"
 
 /* The hand platform: M nodes of G GPUs; each GPU a private link into its node (100 GB/s,
@@ -199,7 +199,7 @@ START_TEST(one_rank_copies_and_no_model_for_mpi)
   const double ph[] = {20};
   expect(c, "ring", 4000000, 20, ph, 1);
   cost_result r;
-  ck_assert_int_eq(cost_predict(c, "mpi", 4096, &r), COST_ENOMODEL);
+  ck_assert_int_eq(cost_predict(c, "mpi", 4096, &r), SA_ENOMODEL);
   ck_assert(!cost_has_model("mpi") && cost_has_model("hitopk"));
   ck_assert_int_eq(cost_predict(c, "tree", 0, &r), 0);
   ck_assert(r.time_s == 0);
@@ -249,7 +249,7 @@ START_TEST(smpi_settings_follow_simgrid)
   ck_assert_str_eq(buf, "0:1;65536:0.5");
   const char *bad[] = {"", "x", "0:", "0:1;;", "0:1:", "1:2;3", "0:nan"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    ck_assert_int_eq(cost_piecewise_parse(bad[i], COST_FACTOR, &pw), COST_EPARSE);
+    ck_assert_int_eq(cost_piecewise_parse(bad[i], COST_FACTOR, &pw), SA_EPARSE);
 
   /* factors and overhead reach the hop: 2000 bytes over 10 us and 10 GB/s */
   build(3);
@@ -313,14 +313,14 @@ START_TEST(bad_layouts_are_refused)
   build(3);
   cost_ctx *c = NULL;
   cost_shape s = {4, 2, 4, 1 << 20, 1, 0.01, 0};
-  ck_assert_int_eq(cost_ctx_new(&net, &s, &c), COST_ELAYOUT); /* more nodes than the platform */
+  ck_assert_int_eq(cost_ctx_new(&net, &s, &c), SA_ELAYOUT); /* more nodes than the platform */
   s.nodes = 2;
   s.rpn = 3;
-  ck_assert_int_eq(cost_ctx_new(&net, &s, &c), COST_ELAYOUT);
+  ck_assert_int_eq(cost_ctx_new(&net, &s, &c), SA_ELAYOUT);
   s.rpn = 0;
-  ck_assert_int_eq(cost_ctx_new(&net, &s, &c), COST_EINVAL);
+  ck_assert_int_eq(cost_ctx_new(&net, &s, &c), SA_EINVAL);
   ck_assert_ptr_null(c);
-  ck_assert_str_eq(cost_strerror(COST_ENOMODEL), "no cost model for this algorithm");
+  ck_assert_str_eq(sa_strerror(SA_ENOMODEL), "no cost model for this algorithm");
 }
 END_TEST
 

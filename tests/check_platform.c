@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sim/hostfile.h"
-#include "../sim/platform.h"
+#include "lib/hostfile.h"
+#include "lib/platform.h"
 #include "check_util.h"
 
 static char err[1024];

@@ -2,7 +2,7 @@
  * reachable), the two-tree's complementarity, and the node chains. */
 #include <string.h>
 
-#include "../algos/tree_shape.h"
+#include "algos/tree_shape.h"
 #include "check_util.h"
 
 /* Checks that nodes[0..n) form one tree; returns its root. */

@@ -1,7 +1,7 @@
 /* check_sizes.c: size parsing, sweeps and formatting. */
 #include <stdlib.h>
 
-#include "../sim/sizes.h"
+#include "lib/sizes.h"
 #include "check_util.h"
 
 static char err[256];

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algos/sparse_ref.h"
-#include "../algos/topk_select.h"
+#include "runner/sparse_ref.h"
+#include "algos/topk_select.h"
 #include "check_util.h"
 
 /* Gradient-like data: normal values, all magnitudes distinct. */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../measured.h"
+#include "calib/measured.h"
 
 struct cb_opts {
   uint64_t min_bytes, max_bytes; /* copies and sums, x4 steps */
@@ -19,14 +19,14 @@ struct cb_opts {
   const char *out;
 };
 
-/* Evaluates a CUDA runtime call; on failure prints where and returns CAL_ERUN from the
+/* Evaluates a CUDA runtime call; on failure prints where and returns SA_ERUN from the
  * calling function (every benchmark returns int). */
 #define CB_CHECK(call)                                                                      \
   do {                                                                                      \
     cudaError_t e_ = (call);                                                                \
     if (e_ != cudaSuccess) {                                                                \
       fprintf(stderr, "simcalib_cuda: %s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      return CAL_ERUN;                                                                      \
+      return SA_ERUN;                                                                      \
     }                                                                                       \
   } while (0)
 

@@ -1,7 +1,7 @@
 // cuda_common.cu: the fixed fields and the summary of a CUDA benchmark point.
 #include <stdio.h>
 
-#include "../stats.h"
+#include "calib/stats.h"
 #include "cuda_bench.h"
 
 cal_point cb_point(const char *op, const char *dtype, double bytes, double count)

@@ -25,7 +25,7 @@ static int peer_copies(const cb_opts &o, cal_data *d, void *src)
   int rc = 0;
   for (uint64_t s = o.min_bytes; rc == 0 && s <= o.max_bytes; s *= 4)
     rc = cb_time(
-        o, [&]() { return cudaMemcpyPeer(dst, 1, src, 0, s) == cudaSuccess ? 0 : CAL_ERUN; },
+        o, [&]() { return cudaMemcpyPeer(dst, 1, src, 0, s) == cudaSuccess ? 0 : SA_ERUN; },
         cb_point("memcpy_p2p", nullptr, (double)s, (double)s), d);
   CB_CHECK(cudaFree(dst));
   return rc;
@@ -52,7 +52,7 @@ int cb_copies(const cb_opts &o, cal_data *d)
     for (auto &c : copies)
       if (rc == 0)
         rc = cb_time(
-            o, [&]() { return cudaMemcpy(c.dst, c.src, s, c.kind) == cudaSuccess ? 0 : CAL_ERUN; },
+            o, [&]() { return cudaMemcpy(c.dst, c.src, s, c.kind) == cudaSuccess ? 0 : SA_ERUN; },
             cb_point(c.op, nullptr, (double)s, (double)s), d);
   }
   if (rc == 0)

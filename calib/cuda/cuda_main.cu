@@ -90,10 +90,10 @@ int main(int argc, char **argv)
   if (rc == 0 && o.nccl)
     rc = cb_nccl(o, &d);
   if (rc != 0)
-    fprintf(stderr, "simcalib_cuda: %s\n", cal_strerror(rc));
+    fprintf(stderr, "simcalib_cuda: %s\n", sa_strerror(rc));
   else if (cal_data_write(&d, o.out) != 0) {
     fprintf(stderr, "simcalib_cuda: cannot write %s\n", o.out);
-    rc = CAL_EIO;
+    rc = SA_EIO;
   }
   cal_data_free(&d);
   return rc == 0 ? 0 : 1;

@@ -14,7 +14,7 @@
     ncclResult_t r_ = (call);                                                               \
     if (r_ != ncclSuccess) {                                                                \
       fprintf(stderr, "simcalib_cuda: %s:%d: %s\n", __FILE__, __LINE__, ncclGetErrorString(r_)); \
-      return CAL_ERUN;                                                                      \
+      return SA_ERUN;                                                                      \
     }                                                                                       \
   } while (0)
 
@@ -53,10 +53,10 @@ static int sweep(const cb_opts &o, nccl_run &r, cal_data *d)
       double t;
       for (int w = 0; w < o.warmup; w++)
         if (batch(r, count, inplace, 1, &t) != 0)
-          return CAL_ERUN;
+          return SA_ERUN;
       for (int i = 0; i < o.reps; i++)
         if (batch(r, count, inplace, o.nccl_batch, &samples[(size_t)i]) != 0)
-          return CAL_ERUN;
+          return SA_ERUN;
       cal_point p = cal_point_blank("allreduce", "simcalib nccl");
       snprintf(p.device, sizeof p.device, "cuda");
       snprintf(p.dtype, sizeof p.dtype, "fp32");
@@ -66,7 +66,7 @@ static int sweep(const cb_opts &o, nccl_run &r, cal_data *d)
       p.inplace = inplace;
       cb_finish(&p, samples.data(), o.reps);
       if (cal_data_add(d, &p) != 0)
-        return CAL_ENOMEM;
+        return SA_ENOMEM;
     }
   return 0;
 }

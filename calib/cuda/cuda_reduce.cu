@@ -41,7 +41,7 @@ int cb_reduce(const cb_opts &o, cal_data *d)
         o,
         [&]() {
           sum_f32<<<blocks_for(n32, threads), threads>>>((float *)dst, (const float *)a, (const float *)b, n32);
-          return cudaGetLastError() == cudaSuccess ? 0 : CAL_ERUN;
+          return cudaGetLastError() == cudaSuccess ? 0 : SA_ERUN;
         },
         cb_point("reduce", "fp32", (double)s, (double)n32), d);
     if (rc == 0)
@@ -49,7 +49,7 @@ int cb_reduce(const cb_opts &o, cal_data *d)
           o,
           [&]() {
             sum_f16<<<blocks_for(n16, threads), threads>>>((__half *)dst, (const __half *)a, (const __half *)b, n16);
-            return cudaGetLastError() == cudaSuccess ? 0 : CAL_ERUN;
+            return cudaGetLastError() == cudaSuccess ? 0 : SA_ERUN;
           },
           cb_point("reduce", "fp16", (double)s, (double)n16), d);
   }

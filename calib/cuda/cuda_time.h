@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <vector>
 
-#include "../cal_error.h"
+#include "common/sa_error.h"
 
 template <typename Op>
 int cb_time(const cb_opts &o, Op op, cal_point p, cal_data *d)

@@ -19,7 +19,7 @@
 #include <thrust/transform_reduce.h>
 #include <vector>
 
-#include "../../algos/topk_select.h"
+#include "algos/topk_select.h"
 #include "cuda_bench.h"
 
 struct abs_of {
@@ -52,7 +52,7 @@ static int scatter_add(float *dst, const float *vals, const uint32_t *idx, size_
 {
   const unsigned threads = 256;
   scatter_add_kernel<<<(unsigned)((n + threads - 1) / threads), threads>>>(dst, vals, idx, n);
-  return cudaGetLastError() == cudaSuccess ? 0 : CAL_ERUN;
+  return cudaGetLastError() == cudaSuccess ? 0 : SA_ERUN;
 }
 
 /* |x| >= thres over the d elements on the GPU (ctx: a struct gpu_data). */
@@ -67,7 +67,7 @@ static size_t count_on_gpu(double thres, void *ctx)
   return (size_t)thrust::count_if(thrust::device, g->x, g->x + g->d, at_least{(float)thres});
 }
 
-/* Writes exactly k indices to idx (band: scratch of d indices); returns 0 or CAL_ERUN. */
+/* Writes exactly k indices to idx (band: scratch of d indices); returns 0 or SA_ERUN. */
 static int mstopk(const float *x, size_t d, size_t k, uint32_t *idx, uint32_t *band, uint64_t seed)
 {
   thrust::device_ptr<const float> p(x);
@@ -88,7 +88,7 @@ static int mstopk(const float *x, size_t d, size_t k, uint32_t *idx, uint32_t *b
   if (need > nb)
     need = nb;
   thrust::copy(thrust::device, bnd + start, bnd + start + need, out + n);
-  return n + need == k ? 0 : CAL_ERUN;
+  return n + need == k ? 0 : SA_ERUN;
 }
 
 static int topk_exact(const float *x, size_t d, size_t k, uint32_t *idx, float *keys, uint32_t *order)
@@ -101,7 +101,7 @@ static int topk_exact(const float *x, size_t d, size_t k, uint32_t *idx, float *
   thrust::stable_sort_by_key(thrust::device, key, key + d, ord, thrust::greater<float>());
   thrust::copy(thrust::device, ord, ord + k, out);
   thrust::sort(thrust::device, out, out + k);
-  return cudaGetLastError() == cudaSuccess ? 0 : CAL_ERUN;
+  return cudaGetLastError() == cudaSuccess ? 0 : SA_ERUN;
 }
 
 int cb_topk(const cb_opts &o, cal_data *d)

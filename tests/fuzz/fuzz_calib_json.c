@@ -1,6 +1,6 @@
 /* fuzz_calib_json.c: the loaders of calibration and measured-data JSON files. */
-#include "../../calib/calibration.h"
-#include "../../calib/measured.h"
+#include "calib/calibration.h"
+#include "calib/measured.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /* fuzz_cli.c: the simallreduce command line; the input's lines are the arguments. */
-#include "../../sim/cli.h"
+#include "sim/cli.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

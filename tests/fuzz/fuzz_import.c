@@ -1,6 +1,6 @@
 /* fuzz_import.c: the log importers, nccl-tests all_reduce_perf and OSU osu_latency, osu_bw
  * and osu_allreduce, each given the same bytes (options varied by the input's length). */
-#include "../../calib/import.h"
+#include "calib/import.h"
 #include "fuzz_util.h"
 
 typedef int (*importer)(FILE *, const char *, const cal_import_opts *, cal_data *, char *, size_t);

@@ -1,6 +1,6 @@
 /* fuzz_platform.c: platform lookup by name, and the host and network lines the loader's
  * child prints (parsed in the parent, so never trusted). */
-#include "../../sim/platform.h"
+#include "lib/platform.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /* fuzz_results.c: the runner's result file as the driver reads it back. */
-#include "../../sim/results.h"
+#include "sim/results.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

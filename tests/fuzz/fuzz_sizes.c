@@ -1,7 +1,7 @@
 /* fuzz_sizes.c: size and sweep parsing (--size, --sizes, --segment). */
 #include <math.h>
 
-#include "../../sim/sizes.h"
+#include "lib/sizes.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

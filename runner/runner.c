@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ar_hostprops.h"
+#include "algos/ar_hostprops.h"
 #include "ar_verify.h"
 #include "runner.h"
 #include "sparse_ref.h"
@@ -105,7 +105,7 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
 
   void *send = ar_alloc(&p, count * es), *recv = ar_alloc(&p, count * es);
   double *times = calloc((size_t)cfg->iters, sizeof *times), *sorted = calloc((size_t)cfg->iters, sizeof *sorted);
-  int rc = send && recv && times && sorted ? 0 : AR_ENOMEM, all_rc;
+  int rc = send && recv && times && sorted ? 0 : SA_ENOMEM, all_rc;
   MPI_Allreduce(&rc, &all_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   ar_pattern pat;
   ar_pattern_init(&pat, size, cfg->dt);
@@ -190,7 +190,7 @@ int main(int argc, char **argv)
       runner_point *pt = &pts[a * cfg.nsizes + s];
       run_point(&cfg, cfg.algos[a], cfg.sizes[s], rank, size, pt);
       if (pt->rc && rank == 0)
-        fprintf(stderr, "ar_runner: %s at %zu bytes failed: %s\n", pt->algo, pt->bytes, ar_strerror(pt->rc));
+        fprintf(stderr, "ar_runner: %s at %zu bytes failed: %s\n", pt->algo, pt->bytes, sa_strerror(pt->rc));
       if (pt->rc)
         status = 1;
     }

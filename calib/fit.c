@@ -9,7 +9,7 @@
 static double weight(const double *w, size_t i) { return w ? w[i] : 1.0; }
 
 /* r2 and worst relative error of f over the points, with the fit's weights. */
-static void quality(cost_fit_line *f, const double *x, const double *y, const double *w, size_t n)
+static void quality(cal_fit_line *f, const double *x, const double *y, const double *w, size_t n)
 {
   double sw = 0, swy = 0, ss_res = 0, ss_tot = 0, worst = 0;
   for (size_t i = 0; i < n; i++) {
@@ -18,7 +18,7 @@ static void quality(cost_fit_line *f, const double *x, const double *y, const do
   }
   double mean = sw > 0 ? swy / sw : 0;
   for (size_t i = 0; i < n; i++) {
-    double r = y[i] - cost_fit_eval(f, x[i]);
+    double r = y[i] - cal_fit_eval(f, x[i]);
     ss_res += weight(w, i) * r * r;
     ss_tot += weight(w, i) * (y[i] - mean) * (y[i] - mean);
     if (y[i] != 0 && fabs(r / y[i]) > worst)
@@ -29,7 +29,7 @@ static void quality(cost_fit_line *f, const double *x, const double *y, const do
   f->max_rel_err = worst;
 }
 
-static void fit_flat(const double *y, const double *w, size_t n, cost_fit_line *f)
+static void fit_flat(const double *y, const double *w, size_t n, cal_fit_line *f)
 {
   double sw = 0, swy = 0;
   for (size_t i = 0; i < n; i++) {
@@ -43,7 +43,7 @@ static void fit_flat(const double *y, const double *w, size_t n, cost_fit_line *
   f->pinned = 1;
 }
 
-static int fit_origin(const double *x, const double *y, const double *w, size_t n, cost_fit_line *f)
+static int fit_origin(const double *x, const double *y, const double *w, size_t n, cal_fit_line *f)
 {
   double sumsq;
   int rc = w ? gsl_fit_wmul(x, 1, w, 1, y, 1, n, &f->c1, &f->cov11, &sumsq)
@@ -53,7 +53,7 @@ static int fit_origin(const double *x, const double *y, const double *w, size_t 
   return rc ? -1 : 0;
 }
 
-int cost_fit_linear(const double *x, const double *y, const double *w, size_t n, int flags, cost_fit_line *f)
+int cal_fit_linear(const double *x, const double *y, const double *w, size_t n, int flags, cal_fit_line *f)
 {
   memset(f, 0, sizeof *f);
   if (!x || !y || n == 0)
@@ -73,11 +73,11 @@ int cost_fit_linear(const double *x, const double *y, const double *w, size_t n,
     rc = w ? gsl_fit_wlinear(x, 1, w, 1, y, 1, n, &f->c0, &f->c1, &f->cov00, &f->cov01, &f->cov11, &sumsq)
            : gsl_fit_linear(x, 1, y, 1, n, &f->c0, &f->c1, &f->cov00, &f->cov01, &f->cov11, &sumsq);
     rc = rc ? -1 : 0;
-    if (rc == 0 && (flags & COST_FIT_NONNEG) && f->c1 < 0)
+    if (rc == 0 && (flags & CAL_FIT_NONNEG) && f->c1 < 0)
       fit_flat(y, w, n, f);
-    else if (rc == 0 && (flags & COST_FIT_NONNEG) && f->c0 < 0)
+    else if (rc == 0 && (flags & CAL_FIT_NONNEG) && f->c0 < 0)
       rc = fit_origin(x, y, w, n, f);
-    if (rc == 0 && (flags & COST_FIT_NONNEG) && f->c1 < 0)
+    if (rc == 0 && (flags & CAL_FIT_NONNEG) && f->c1 < 0)
       fit_flat(y, w, n, f);
   }
   if (rc == 0)
@@ -85,25 +85,25 @@ int cost_fit_linear(const double *x, const double *y, const double *w, size_t n,
   return rc;
 }
 
-double cost_fit_eval(const cost_fit_line *f, double x) { return f->c0 + f->c1 * x; }
+double cal_fit_eval(const cal_fit_line *f, double x) { return f->c0 + f->c1 * x; }
 
-void cost_fit_residuals(const cost_fit_line *f, const double *x, const double *y, size_t n, double *res)
+void cal_fit_residuals(const cal_fit_line *f, const double *x, const double *y, size_t n, double *res)
 {
   for (size_t i = 0; i < n; i++)
-    res[i] = y[i] - cost_fit_eval(f, x[i]);
+    res[i] = y[i] - cal_fit_eval(f, x[i]);
 }
 
-static double wsse(const cost_fit_line *f, const double *x, const double *y, const double *w, size_t n)
+static double wsse(const cal_fit_line *f, const double *x, const double *y, const double *w, size_t n)
 {
   double s = 0;
   for (size_t i = 0; i < n; i++) {
-    double r = y[i] - cost_fit_eval(f, x[i]);
+    double r = y[i] - cal_fit_eval(f, x[i]);
     s += weight(w, i) * r * r;
   }
   return s;
 }
 
-void cost_fit_piecewise_free(cost_fit_piecewise *pw)
+void cal_fit_piecewise_free(cal_fit_piecewise *pw)
 {
   free(pw->first);
   free(pw->count);
@@ -111,8 +111,8 @@ void cost_fit_piecewise_free(cost_fit_piecewise *pw)
   memset(pw, 0, sizeof *pw);
 }
 
-int cost_fit_piecewise_k(const double *x, const double *y, const double *w, size_t n, size_t k, size_t min_pts,
-                         int flags, cost_fit_piecewise *pw)
+int cal_fit_piecewise_k(const double *x, const double *y, const double *w, size_t n, size_t k, size_t min_pts,
+                         int flags, cal_fit_piecewise *pw)
 {
   memset(pw, 0, sizeof *pw);
   if (min_pts < 1)
@@ -123,7 +123,7 @@ int cost_fit_piecewise_k(const double *x, const double *y, const double *w, size
     if (!(x[i] >= x[i - 1]))
       return -1;
   size_t m = n + 1;
-  int minimax = (flags & COST_FIT_MINIMAX) != 0;
+  int minimax = (flags & CAL_FIT_MINIMAX) != 0;
   /* seg[i*m + j]: error of one line through points i..j-1; best[s*m + j]: least error of
    * s segments covering points 0..j-1, from[s*m + j] the start of the last of them. */
   double *seg = malloc(sizeof(double) * m * m), *best = malloc(sizeof(double) * (k + 1) * m);
@@ -133,8 +133,8 @@ int cost_fit_piecewise_k(const double *x, const double *y, const double *w, size
     goto out;
   for (size_t i = 0; i < n; i++)
     for (size_t j = i + min_pts; j <= n; j++) {
-      cost_fit_line f;
-      int ok = cost_fit_linear(x + i, y + i, w ? w + i : NULL, j - i, flags, &f) == 0;
+      cal_fit_line f;
+      int ok = cal_fit_linear(x + i, y + i, w ? w + i : NULL, j - i, flags, &f) == 0;
       seg[i * m + j] = !ok ? HUGE_VAL : minimax ? f.max_rel_err : wsse(&f, x + i, y + i, w ? w + i : NULL, j - i);
     }
   for (size_t s = 0; s <= k; s++)
@@ -165,7 +165,7 @@ int cost_fit_piecewise_k(const double *x, const double *y, const double *w, size
   }
   for (size_t s = 0; s < k; s++) {
     size_t i = pw->first[s];
-    if (cost_fit_linear(x + i, y + i, w ? w + i : NULL, pw->count[s], flags, &pw->line[s]) != 0)
+    if (cal_fit_linear(x + i, y + i, w ? w + i : NULL, pw->count[s], flags, &pw->line[s]) != 0)
       goto out;
     pw->wsse += wsse(&pw->line[s], x + i, y + i, w ? w + i : NULL, pw->count[s]);
     if (pw->line[s].max_rel_err > pw->max_rel_err)
@@ -174,28 +174,28 @@ int cost_fit_piecewise_k(const double *x, const double *y, const double *w, size
   rc = 0;
 out:
   if (rc != 0)
-    cost_fit_piecewise_free(pw);
+    cal_fit_piecewise_free(pw);
   free(seg);
   free(best);
   free(from);
   return rc;
 }
 
-int cost_fit_piecewise_auto(const double *x, const double *y, const double *w, size_t n, size_t max_k,
-                            size_t min_pts, double tol, int flags, cost_fit_piecewise *pw)
+int cal_fit_piecewise_auto(const double *x, const double *y, const double *w, size_t n, size_t max_k,
+                            size_t min_pts, double tol, int flags, cal_fit_piecewise *pw)
 {
   memset(pw, 0, sizeof *pw);
   int found = 0;
   for (size_t k = 1; k <= max_k; k++) {
-    cost_fit_piecewise cand;
-    if (cost_fit_piecewise_k(x, y, w, n, k, min_pts, flags, &cand) != 0)
+    cal_fit_piecewise cand;
+    if (cal_fit_piecewise_k(x, y, w, n, k, min_pts, flags, &cand) != 0)
       break;
     if (!found || cand.max_rel_err < pw->max_rel_err) {
-      cost_fit_piecewise_free(pw);
+      cal_fit_piecewise_free(pw);
       *pw = cand;
       found = 1;
     } else {
-      cost_fit_piecewise_free(&cand);
+      cal_fit_piecewise_free(&cand);
     }
     if (pw->max_rel_err <= tol)
       break;
@@ -203,7 +203,7 @@ int cost_fit_piecewise_auto(const double *x, const double *y, const double *w, s
   return found ? 0 : -1;
 }
 
-size_t cost_fit_piecewise_find(const cost_fit_piecewise *pw, const double *x, double at)
+size_t cal_fit_piecewise_find(const cal_fit_piecewise *pw, const double *x, double at)
 {
   size_t s = 0;
   while (s + 1 < pw->nseg && x[pw->first[s + 1]] <= at)

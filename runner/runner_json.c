@@ -33,7 +33,7 @@ static cJSON *point_json(const runner_config *cfg, const runner_point *pt)
     cJSON_AddNumberToObject(ph, pt->phase_name[i], pt->phase_s[i]);
   cJSON_AddItemToObject(o, "phases", ph);
   if (pt->rc)
-    cJSON_AddStringToObject(o, "error", ar_strerror(pt->rc));
+    cJSON_AddStringToObject(o, "error", sa_strerror(pt->rc));
   return o;
 }
 

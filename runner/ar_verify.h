@@ -2,7 +2,7 @@
 #ifndef AR_VERIFY_H
 #define AR_VERIFY_H
 
-#include "ar_dtype.h"
+#include "algos/ar_dtype.h"
 
 /* Input element i of rank r is a(i) + b(r): small positive integers, sized so that every
  * partial sum of p of them is exact in dt (2^24 for fp32, 2^11 for fp16). a(i) is a hash

@@ -2,7 +2,7 @@
 #ifndef RUNNER_H
 #define RUNNER_H
 
-#include "ar.h"
+#include "algos/ar.h"
 
 #define RUNNER_MAX_ALGOS 32
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cal_error.h"
+#include "common/sa_error.h"
 
-char *cal_read_text(const char *path)
+char *sim_read_text(const char *path)
 {
   FILE *f = fopen(path, "rb");
   char *buf = NULL;
@@ -25,11 +25,11 @@ char *cal_read_text(const char *path)
   return buf;
 }
 
-int cal_json_write(const cJSON *o, const char *path)
+int sim_json_write(const cJSON *o, const char *path)
 {
   char *text = cJSON_Print(o);
   if (!text)
-    return CAL_ENOMEM;
+    return SA_ENOMEM;
   FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
   int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
   if (f && f != stdout)
@@ -37,5 +37,5 @@ int cal_json_write(const cJSON *o, const char *path)
   else if (f)
     ok = fflush(f) == 0 && ok;
   cJSON_free(text);
-  return ok ? 0 : CAL_EIO;
+  return ok ? 0 : SA_EIO;
 }

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ar_parts.h"
-#include "topk_select.h"
+#include "algos/ar_parts.h"
+#include "algos/topk_select.h"
 
 /* ref[off + idx[i]] += x[idx[i]] for the k chosen indices of x[0..len). */
 static int add_selected(void *ref, size_t off, const void *x, size_t len, ar_dtype dt, size_t k, int mstopk,

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "../models/cost_net.h"
+#include "models/cost_net.h"
 
 typedef struct {
   char *name; /* SimGrid host name, e.g. node3-gpu5 */
