@@ -1,24 +1,65 @@
-/* algo_list.h: the one list of algorithm names, kinds and descriptions. The runner's
- * registry and the driver's catalog are both generated from it, so they cannot disagree.
- * No MPI here: the driver is not an MPI program. */
+/* algo_list.h: the one list of algorithms: name, kind, cost model, phases, description.
+ * Everything per algorithm is generated from it: the runner's registry (algos/registry.c),
+ * the driver's catalog (sim/catalog.c) and the models' dispatch table (models/cost_ctx.c),
+ * so none of them can disagree with another. No MPI here: the driver is not an MPI program.
+ * Adding an algorithm: docs/algorithms.md. */
 #ifndef AR_ALGO_LIST_H
 #define AR_ALGO_LIST_H
+
+#include <stddef.h>
 
 enum {
   AR_DENSE = 1u << 0,  /* result is the exact elementwise sum */
   AR_SPARSE = 1u << 1, /* result is a top-k sparsified sum */
 };
 
-/* X(name, flags, description) in --list-algos order; algorithm `name` is ar_<name>(). */
-#define AR_ALGO_LIST(X)                                                                  \
-  X(ring, AR_DENSE, "ring reduce-scatter + allgather, 2(p-1) steps; --channels C rings at once")   \
-  X(tree, AR_DENSE, "pipelined binary tree: reduce to the root, broadcast back (--segment)")        \
-  X(twotree, AR_DENSE, "double binary tree (two-tree, NCCL's tree): two trees, half the data each") \
-  X(hier, AR_DENSE, "hierarchical 2D-torus: intra-node reduce-scatter, inter-node ring, allgather") \
-  X(rhd, AR_DENSE, "recursive halving-doubling (Rabenseifner), any rank count")                   \
-  X(naive, AR_DENSE, "gather to one master, reduce there, broadcast back")                         \
-  X(mpi, AR_DENSE, "the MPI library's own MPI_Allreduce (SMPI's selector when simulated)")       \
-  X(topk, AR_SPARSE, "TopK-SGD (NaiveAG): exact top-k per rank, allgather of values and indices") \
-  X(hitopk, AR_SPARSE, "HiTopKComm: intra-node reduce-scatter, MSTopK, inter-node allgathers")
+/* Phase names, one spelling for the algorithm that records a phase and the model that
+ * predicts it (tests/check_phases.c runs both and compares). */
+#define AR_PH_RS "reduce-scatter"
+#define AR_PH_AG "allgather"
+#define AR_PH_REDUCE "reduce"
+#define AR_PH_BCAST "bcast"
+#define AR_PH_INTRA_RS "intra-rs"
+#define AR_PH_INTER_AR "inter-ar"
+#define AR_PH_INTRA_AG "intra-ag"
+#define AR_PH_PRE "pre"
+#define AR_PH_POST "post"
+#define AR_PH_GATHER_REDUCE "gather-reduce"
+#define AR_PH_ALLREDUCE "allreduce"
+#define AR_PH_SELECT "select"
+#define AR_PH_SCATTER_ADD "scatter-add"
+#define AR_PH_MSTOPK "mstopk"
+#define AR_PH_INTER_AG "inter-ag"
+/* what a dense algorithm records on one rank, where it only copies its input */
+#define AR_PH_COPY "copy"
+
+/* X(name, flags, cost model, (phases in the order they run), description), in --list-algos
+ * order. Algorithm `name` is ar_<name>() in algos/<name>.c; its model the cost function
+ * named (NULL: none), declared in models/cost_ctx.h. A phase in the list may be skipped at
+ * some shapes (rhd's pre and post exist only when the rank count is not a power of two). */
+#define AR_ALGO_LIST(X)                                                                                          \
+  X(ring, AR_DENSE, cost_ring, (AR_PH_RS, AR_PH_AG),                                                             \
+    "ring reduce-scatter + allgather, 2(p-1) steps; --channels C rings at once")                               \
+  X(tree, AR_DENSE, cost_tree, (AR_PH_REDUCE, AR_PH_BCAST),                                                      \
+    "pipelined binary tree: reduce to the root, broadcast back (--segment)")                                   \
+  X(twotree, AR_DENSE, cost_twotree, (AR_PH_REDUCE, AR_PH_BCAST),                                                \
+    "double binary tree (two-tree, NCCL's tree): two trees, half the data each")                               \
+  X(hier, AR_DENSE, cost_hier, (AR_PH_INTRA_RS, AR_PH_INTER_AR, AR_PH_INTRA_AG),                                 \
+    "hierarchical 2D-torus: intra-node reduce-scatter, inter-node ring, allgather")                            \
+  X(rhd, AR_DENSE, cost_rhd, (AR_PH_PRE, AR_PH_RS, AR_PH_AG, AR_PH_POST),                                        \
+    "recursive halving-doubling (Rabenseifner), any rank count")                                               \
+  X(naive, AR_DENSE, cost_naive, (AR_PH_GATHER_REDUCE, AR_PH_BCAST), "gather to one master, reduce there, broadcast back") \
+  X(mpi, AR_DENSE, NULL, (AR_PH_ALLREDUCE), "the MPI library's own MPI_Allreduce (SMPI's selector when simulated)")      \
+  X(topk, AR_SPARSE, cost_topk, (AR_PH_SELECT, AR_PH_AG, AR_PH_SCATTER_ADD),                                     \
+    "TopK-SGD (NaiveAG): exact top-k per rank, allgather of values and indices")                               \
+  X(hitopk, AR_SPARSE, cost_hitopk, (AR_PH_INTRA_RS, AR_PH_MSTOPK, AR_PH_INTER_AG, AR_PH_INTRA_AG),              \
+    "HiTopKComm: intra-node reduce-scatter, MSTopK, inter-node allgathers")
+
+/* A phase list of the table as an array initialiser: {AR_PHASES_INIT(phases)} */
+#define AR_UNPAREN(...) __VA_ARGS__
+#define AR_PHASES_INIT(phases) AR_UNPAREN phases, NULL
+
+/* The most phases any algorithm lists, its end marker included. */
+#define AR_MAX_LISTED_PHASES 8
 
 #endif

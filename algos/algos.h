@@ -5,7 +5,7 @@
 
 #include "ar.h"
 
-#define AR_DECLARE(name, flags, desc)                                                                \
+#define AR_DECLARE(name, flags, cost, phases, desc)                                                                \
   int ar_##name(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, \
                 const ar_params *p);
 AR_ALGO_LIST(AR_DECLARE)

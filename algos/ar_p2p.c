@@ -32,7 +32,9 @@ int ar_begin(const void **sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
     return 1;
   if (*sendbuf == MPI_IN_PLACE)
     *sendbuf = recvbuf;
-  if (count > 0 && *size == 1)
+  if (count > 0 && *size == 1) {
     ar_copy(p, recvbuf, *sendbuf, count, dt);
+    ar_phase_end(p->phases, AR_PH_COPY);
+  }
   return count == 0 || *size == 1;
 }

@@ -44,7 +44,7 @@ int ar_hier(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
     rc = ar_ring_plain(node, 0, count, &intra);
   if (rc == 0)
     rc = ar_ring_reduce_scatter(sendbuf, recvbuf, dt, node, p, &intra, 1);
-  ar_phase_end(p->phases, "intra-rs");
+  ar_phase_end(p->phases, AR_PH_INTRA_RS);
 
   int mine = (intra.pos + 1) % intra.n;
   if (rc == 0)
@@ -53,11 +53,11 @@ int ar_hier(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
     rc = ar_ring_reduce_scatter(recvbuf, recvbuf, dt, cross, p, &inter, 1);
   if (rc == 0)
     rc = ar_ring_allgather(recvbuf, dt, cross, p, &inter, 1);
-  ar_phase_end(p->phases, "inter-ar");
+  ar_phase_end(p->phases, AR_PH_INTER_AR);
 
   if (rc == 0)
     rc = ar_ring_allgather(recvbuf, dt, node, p, &intra, 1);
-  ar_phase_end(p->phases, "intra-ag");
+  ar_phase_end(p->phases, AR_PH_INTRA_AG);
   if (own) {
     if (node != MPI_COMM_NULL)
       MPI_Comm_free(&node);

@@ -99,7 +99,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
   rc = ar_ring_plain(node, 0, count, &intra);
   if (rc == 0)
     rc = ar_ring_reduce_scatter(sendbuf, recvbuf, dt, node, p, &intra, 1);
-  ar_phase_end(p->phases, "intra-rs");
+  ar_phase_end(p->phases, AR_PH_INTRA_RS);
 
   int mine = (intra.pos + 1) % n;
   size_t off = ar_ring_chunk_off(&intra, mine), shard = ar_ring_chunk_len(&intra, mine);
@@ -128,12 +128,12 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
                     ar_topk_seed(rank / rpn, rank % rpn), b.idx, b.vals);
   if (got < 0)
     rc = (int)got;
-  ar_phase_end(p->phases, "mstopk");
+  ar_phase_end(p->phases, AR_PH_MSTOPK);
 
   if (rc == 0)
     rc = ar_allgather_pairs(p, cross, b.vals, b.idx, k, dt, b.allv, b.alli);
   size_t u = rc == 0 ? make_union(p, &b, shard, pairs, k, m, dt) : 0;
-  ar_phase_end(p->phases, "inter-ag");
+  ar_phase_end(p->phases, AR_PH_INTER_AG);
 
   /* Step (4): the union sizes go around the node's ring first, then the unions, each
    * rank's at its own displacement; the unions sit in the buffers' first part meanwhile. */
@@ -170,7 +170,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
                      dt);
     }
   }
-  ar_phase_end(p->phases, "intra-ag");
+  ar_phase_end(p->phases, AR_PH_INTRA_AG);
   ar_free(p, sizes);
   free(one);
   free(at);

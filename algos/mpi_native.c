@@ -53,7 +53,7 @@ int ar_mpi(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
     own_op = 1;
   }
   int rc = MPI_Allreduce(sendbuf, recvbuf, (int)count, ar_mpi_type(dt), op, comm);
-  ar_phase_end(p->phases, "allreduce");
+  ar_phase_end(p->phases, AR_PH_ALLREDUCE);
   if (own_op)
     MPI_Op_free(&op);
   return rc == MPI_SUCCESS ? 0 : SA_EMPI;

@@ -27,10 +27,10 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
   if (rank != 0) {
     if (MPI_Send(sendbuf, n, t, 0, 0, comm) != MPI_SUCCESS)
       rc = SA_EMPI;
-    ar_phase_end(p->phases, "gather-reduce");
+    ar_phase_end(p->phases, AR_PH_GATHER_REDUCE);
     if (rc == 0 && MPI_Recv(recvbuf, n, t, 0, 1, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
       rc = SA_EMPI;
-    ar_phase_end(p->phases, "bcast");
+    ar_phase_end(p->phases, AR_PH_BCAST);
     return rc;
   }
 
@@ -50,14 +50,14 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
     ar_copy(p, recvbuf, sendbuf, count, dt);
   for (int i = 1; i < size && rc == 0; i++)
     ar_reduce(p, recvbuf, recvbuf, tmp[i], count, dt);
-  ar_phase_end(p->phases, "gather-reduce");
+  ar_phase_end(p->phases, AR_PH_GATHER_REDUCE);
 
   for (int i = 1; i < size && rc == 0; i++)
     if (MPI_Isend(recvbuf, n, t, i, 1, comm, &req[i - 1]) != MPI_SUCCESS)
       rc = SA_EMPI;
   if (rc == 0 && size > 1 && MPI_Waitall(size - 1, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
     rc = SA_EMPI;
-  ar_phase_end(p->phases, "bcast");
+  ar_phase_end(p->phases, AR_PH_BCAST);
   for (int i = 1; tmp && i < size; i++)
     ar_free(p, tmp[i]);
   free(tmp);

@@ -56,7 +56,7 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
     v = rank - r;
   }
   if (r > 0)
-    ar_phase_end(p->phases, "pre");
+    ar_phase_end(p->phases, AR_PH_PRE);
 
   int lo = 0, hi = P;
   for (int dist = P / 2; dist >= 1 && v >= 0 && rc == 0; dist /= 2) {
@@ -71,7 +71,7 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
     lo = klo;
     hi = khi;
   }
-  ar_phase_end(p->phases, "reduce-scatter");
+  ar_phase_end(p->phases, AR_PH_RS);
 
   for (int dist = 1; dist < P && v >= 0 && rc == 0; dist *= 2) {
     int w = hi - lo, upper = (v & dist) != 0;
@@ -83,7 +83,7 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
     lo = upper ? olo : lo;
     hi = upper ? hi : ohi;
   }
-  ar_phase_end(p->phases, "allgather");
+  ar_phase_end(p->phases, AR_PH_AG);
 
   if (rank < 2 * r && rc == 0) {
     if (rank % 2)
@@ -92,7 +92,7 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
       rc = ar_sendrecv(NULL, 0, MPI_PROC_NULL, recvbuf, count, rank + 1, dt, comm);
   }
   if (r > 0)
-    ar_phase_end(p->phases, "post");
+    ar_phase_end(p->phases, AR_PH_POST);
   ar_free(p, tmp);
   return rc;
 }

@@ -68,10 +68,10 @@ int ar_ring(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
   }
   if (rc == 0)
     rc = ar_ring_reduce_scatter(sendbuf, recvbuf, dt, comm, p, rings, nch);
-  ar_phase_end(p->phases, "reduce-scatter");
+  ar_phase_end(p->phases, AR_PH_RS);
   if (rc == 0)
     rc = ar_ring_allgather(recvbuf, dt, comm, p, rings, nch);
-  ar_phase_end(p->phases, "allgather");
+  ar_phase_end(p->phases, AR_PH_AG);
   free(rings);
   return rc;
 }

@@ -37,15 +37,15 @@ int ar_topk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
   long got = rc ? 0 : ar_select(p, AR_SELECT_EXACT, send, count, dt, k, 0, idx, vals);
   if (got < 0)
     rc = (int)got;
-  ar_phase_end(p->phases, "select");
+  ar_phase_end(p->phases, AR_PH_SELECT);
   if (rc == 0)
     rc = ar_allgather_pairs(p, comm, vals, idx, k, dt, allv, alli);
-  ar_phase_end(p->phases, "allgather");
+  ar_phase_end(p->phases, AR_PH_AG);
   if (rc == 0) {
     ar_zero(p, recvbuf, count, dt);
     ar_scatter_add(p, recvbuf, allv, alli, (size_t)size * k, dt);
   }
-  ar_phase_end(p->phases, "scatter-add");
+  ar_phase_end(p->phases, AR_PH_SCATTER_ADD);
   ar_free(p, idx);
   ar_free(p, alli);
   ar_free(p, vals);

@@ -172,10 +172,10 @@ int ar_tree_allreduce(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm 
     rc = SA_ENOMEM;
   if (rc == 0)
     rc = run_phase(st, nparts, 0, sendbuf, recvbuf, dt, comm, p, all, nall, &sends);
-  ar_phase_end(p->phases, "reduce");
+  ar_phase_end(p->phases, AR_PH_REDUCE);
   if (rc == 0)
     rc = run_phase(st, nparts, 1, sendbuf, recvbuf, dt, comm, p, all, nall, &sends);
-  ar_phase_end(p->phases, "bcast");
+  ar_phase_end(p->phases, AR_PH_BCAST);
 
   for (int i = 0; st && i < nparts; i++)
     for (int c = 0; c < 3; c++)

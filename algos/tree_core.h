@@ -18,7 +18,7 @@ int ar_tree_of_rank(const ar_params *p, int rank, int size, int which, ar_tree_n
 
 /* Reduce every part up its tree toward the root, then broadcast it back down, cut into
  * segments of p->segment_bytes: a rank sends segment s to its parent while receiving
- * segment s+1 from its children. Records the phases "reduce" and "bcast". */
+ * segment s+1 from its children. Records the phases AR_PH_REDUCE and AR_PH_BCAST. */
 int ar_tree_allreduce(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p,
                       const ar_tree_part *parts, int nparts);
 

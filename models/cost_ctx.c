@@ -182,43 +182,41 @@ void cost_result_phase(cost_result *r, const char *name, double s)
 
 typedef int (*cost_fn)(cost_ctx *, uint64_t, cost_result *);
 
-/* first_phase: what a dense algorithm records on one rank, where it only copies (NULL: the
- * model handles one rank itself) */
+/* Every algorithm of algos/algo_list.h with its model (NULL: none). */
 static const struct {
   const char *name;
   cost_fn fn;
-  const char *first_phase;
+  unsigned flags;
 } models[] = {
-    {"ring", cost_ring, "reduce-scatter"}, {"tree", cost_tree, "reduce"},
-    {"twotree", cost_twotree, "reduce"},   {"hier", cost_hier, "intra-rs"},
-    {"rhd", cost_rhd, "reduce-scatter"},   {"naive", cost_naive, "gather-reduce"},
-    {"topk", cost_topk, NULL},             {"hitopk", cost_hitopk, NULL},
+#define COST_MODEL_ROW(name, flags, cost, phases, desc) {#name, cost, flags},
+    AR_ALGO_LIST(COST_MODEL_ROW)
+#undef COST_MODEL_ROW
 };
 
-int cost_has_model(const char *algo)
+static int model_index(const char *algo)
 {
   for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
     if (strcmp(models[i].name, algo) == 0)
-      return 1;
-  return 0;
+      return models[i].fn ? (int)i : -1;
+  return -1;
 }
+
+int cost_has_model(const char *algo) { return model_index(algo) >= 0; }
 
 int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r)
 {
   cost_result_init(r);
-  for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
-    if (strcmp(models[i].name, algo) != 0)
-      continue;
-    uint64_t count = bytes / (uint64_t)c->shape.elem;
-    if (count == 0)
-      return 0;
-    if (c->p == 1 && models[i].first_phase) { /* a dense algorithm copies its input and returns */
-      cost_result_phase(r, models[i].first_phase, cost_copy_time(c, count));
-      return 0;
-    }
-    return models[i].fn(c, count, r);
+  int i = model_index(algo);
+  if (i < 0)
+    return SA_ENOMODEL;
+  uint64_t count = bytes / (uint64_t)c->shape.elem;
+  if (count == 0)
+    return 0;
+  if (c->p == 1 && (models[i].flags & AR_DENSE)) { /* a dense algorithm copies its input and returns */
+    cost_result_phase(r, AR_PH_COPY, cost_copy_time(c, count));
+    return 0;
   }
-  return SA_ENOMODEL;
+  return models[i].fn(c, count, r);
 }
 
 void cost_result_skew(cost_result *r, int phase, double s)

@@ -3,6 +3,7 @@
 #ifndef COST_CTX_H
 #define COST_CTX_H
 
+#include "algos/algo_list.h"
 #include "cost.h"
 
 #define COST_MAX_ROUTE 16  /* links of one route that can be shared */

@@ -39,9 +39,9 @@ int cost_hier(cost_ctx *c, uint64_t count, cost_result *r)
   double inter = cost_hops_time(c, &h->inter, (double)(part * (uint64_t)es));
   /* a ring of one rank copies its input into place instead */
   double rs = R > 1 ? (R - 1) * (intra + cost_sum_time(c, mine)) : cost_copy_time(c, count);
-  cost_result_phase(r, "intra-rs", rs);
-  cost_result_phase(r, "inter-ar", m > 1 ? (m - 1) * (2 * inter + cost_sum_time(c, part)) : 0);
-  cost_result_phase(r, "intra-ag", (R - 1) * intra);
+  cost_result_phase(r, AR_PH_INTRA_RS, rs);
+  cost_result_phase(r, AR_PH_INTER_AR, m > 1 ? (m - 1) * (2 * inter + cost_sum_time(c, part)) : 0);
+  cost_result_phase(r, AR_PH_INTRA_AG, (R - 1) * intra);
   /* the node's ring waits for node 0's late ranks only; the rest shows across nodes */
   cost_result_skew(r, 0, c->skew_node0);
   cost_result_skew(r, 1, c->skew_max - c->skew_node0);

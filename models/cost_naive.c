@@ -70,8 +70,8 @@ int cost_naive(cost_ctx *c, uint64_t count, cost_result *r)
   }
   if (bytes >= c->net->detached_thresh)
     total = gathered + slowest > total ? gathered + slowest : total;
-  cost_result_phase(r, "gather-reduce", gathered);
-  cost_result_phase(r, "bcast", total - gathered);
+  cost_result_phase(r, AR_PH_GATHER_REDUCE, gathered);
+  cost_result_phase(r, AR_PH_BCAST, total - gathered);
   r->skew_s = total - (alone + work + slowest);
   return 0;
 }

@@ -112,7 +112,7 @@ static double steps(const cost_ctx *c, const rhd_hops *h, uint64_t count, const 
       t[2 * i] = eager ? t[2 * i] : arrive;
       t[2 * i + 1] = arrive + cost_sum_time(c, count);
     }
-    phase(c, r, "pre", t, start, &before);
+    phase(c, r, AR_PH_PRE, t, start, &before);
   }
   /* halving: step s moves (and sums) the half of the current range, dist blocks */
   for (int s = 0; s < h->log2P; s++) {
@@ -120,19 +120,19 @@ static double steps(const cost_ctx *c, const rhd_hops *h, uint64_t count, const 
     n = n < count ? n : count;
     exchange(c, h, s, (double)n * es, cost_sum_time(c, n), t, next);
   }
-  phase(c, r, "reduce-scatter", t, start, &before);
+  phase(c, r, AR_PH_RS, t, start, &before);
   for (int s = h->log2P - 1; s >= 0; s--) { /* doubling: the same pairs, nearest first */
     uint64_t n = (uint64_t)(h->P >> (s + 1)) * block;
     exchange(c, h, s, (double)(n < count ? n : count) * es, 0, t, next);
   }
-  phase(c, r, "allgather", t, start, &before);
+  phase(c, r, AR_PH_AG, t, start, &before);
   if (h->r > 0) {
     for (int i = 0; i < h->r; i++) {
       double arrive = fmax(t[2 * i], t[2 * i + 1]) + cost_hop_time(c, h->post[i], all);
       t[2 * i + 1] = eager ? t[2 * i + 1] : arrive;
       t[2 * i] = arrive;
     }
-    phase(c, r, "post", t, start, &before);
+    phase(c, r, AR_PH_POST, t, start, &before);
   }
   return before;
 }

@@ -35,8 +35,8 @@ int cost_ring(cost_ctx *c, uint64_t count, cost_result *r)
   /* a rank receives C messages a step, each with its receive overhead */
   double bytes = (double)(chunk * (uint64_t)c->shape.elem);
   double hop = cost_hops_time(c, h, bytes) + (C - 1) * cost_recv_overhead(c, bytes);
-  cost_result_phase(r, "reduce-scatter", (p - 1) * (hop + C * cost_sum_time(c, chunk)));
-  cost_result_phase(r, "allgather", (p - 1) * hop);
+  cost_result_phase(r, AR_PH_RS, (p - 1) * (hop + C * cost_sum_time(c, chunk)));
+  cost_result_phase(r, AR_PH_AG, (p - 1) * hop);
   cost_result_skew(r, 0, c->skew_max);
   return 0;
 }

@@ -58,9 +58,9 @@ int cost_topk(cost_ctx *c, uint64_t count, cost_result *r)
     h = ring;
   const cost_net *net = c->net;
   uint64_t k = ar_topk_k(count, c->shape.density), n = k < count ? k : count;
-  cost_result_phase(r, "select", n ? net->topk_a + net->topk_b * (double)count : 0);
-  cost_result_phase(r, "allgather", pairs_allgather(c, h, c->p, k));
-  cost_result_phase(r, "scatter-add", zero_time(c, count) + scatter_time(c, (uint64_t)c->p * k));
+  cost_result_phase(r, AR_PH_SELECT, n ? net->topk_a + net->topk_b * (double)count : 0);
+  cost_result_phase(r, AR_PH_AG, pairs_allgather(c, h, c->p, k));
+  cost_result_phase(r, AR_PH_SCATTER_ADD, zero_time(c, count) + scatter_time(c, (uint64_t)c->p * k));
   cost_result_skew(r, 1, c->skew_max);
   return 0;
 }
@@ -77,21 +77,21 @@ int cost_hitopk(cost_ctx *c, uint64_t count, cost_result *r)
   /* (1) the node's ring reduce-scatter, as hier's */
   double rs = n > 1 ? (n - 1) * (cost_hops_time(c, &h->intra, (double)(shard * (uint64_t)es)) + cost_sum_time(c, shard))
                     : cost_copy_time(c, count);
-  cost_result_phase(r, "intra-rs", rs);
+  cost_result_phase(r, AR_PH_INTRA_RS, rs);
   /* (2) MSTopK over the shard, charged per input byte */
-  cost_result_phase(r, "mstopk", k ? net->mstopk_a + net->mstopk_b * (double)(shard * (uint64_t)es) : 0);
+  cost_result_phase(r, AR_PH_MSTOPK, k ? net->mstopk_a + net->mstopk_b * (double)(shard * (uint64_t)es) : 0);
   /* (3) allgather of k~ pairs across nodes, then the union: zero the shard, add the m k~
    * pairs, read the shard once more to compact it */
   uint64_t pairs = (uint64_t)m * k;
   double u = floor((double)k * (1.0 + (m - 1) * (1.0 - c->shape.overlap)) + 0.5);
   u = fmin(u, fmin((double)pairs, (double)shard));
-  cost_result_phase(r, "inter-ag", pairs_allgather(c, &h->inter, m, k) + zero_time(c, shard) + scatter_time(c, pairs) +
+  cost_result_phase(r, AR_PH_INTER_AG, pairs_allgather(c, &h->inter, m, k) + zero_time(c, shard) + scatter_time(c, pairs) +
                                         bytes_copy(c, (double)(shard * (uint64_t)es)) / 2);
   /* (4) inside the node: the union sizes, then the unions' values and indices around the
    * ring; the result zeroed and the n unions added */
   double ag = (n - 1) * (cost_hops_time(c, &h->intra, INDEX_BYTES) + cost_hops_time(c, &h->intra, u * es) +
                          cost_hops_time(c, &h->intra, u * INDEX_BYTES));
-  cost_result_phase(r, "intra-ag", ag + zero_time(c, count) + n * scatter_time(c, (uint64_t)u));
+  cost_result_phase(r, AR_PH_INTRA_AG, ag + zero_time(c, count) + n * scatter_time(c, (uint64_t)u));
   cost_result_skew(r, 0, c->skew_node0);
   cost_result_skew(r, 2, c->skew_max - c->skew_node0);
   return 0;

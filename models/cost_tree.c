@@ -269,8 +269,8 @@ static int trees(cost_ctx *c, uint64_t count, int nparts, int slot, cost_result 
   for (int k = 0; k < p; k++)
     total = fmax(total, done[k] - c->skew[k]);
   free(at);
-  cost_result_phase(r, "reduce", reduce);
-  cost_result_phase(r, "bcast", total - reduce);
+  cost_result_phase(r, AR_PH_REDUCE, reduce);
+  cost_result_phase(r, AR_PH_BCAST, total - reduce);
   r->skew_s = total - alone[0] - alone[1];
   return 0;
 }

@@ -4,10 +4,10 @@
 #include <string.h>
 
 const sim_algo_info sim_catalog[] = {
-#define SIM_CATALOG_ROW(name, flags, desc) {#name, flags, desc},
+#define SIM_CATALOG_ROW(name, flags, cost, phases, desc) {#name, flags, desc, {AR_PHASES_INIT(phases)}},
     AR_ALGO_LIST(SIM_CATALOG_ROW)
 #undef SIM_CATALOG_ROW
-    {NULL, 0, NULL},
+    {NULL, 0, NULL, {NULL}},
 };
 
 const sim_algo_info *sim_catalog_find(const char *name)

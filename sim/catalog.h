@@ -8,6 +8,7 @@ typedef struct {
   const char *name;
   unsigned flags;
   const char *desc;
+  const char *phases[AR_MAX_LISTED_PHASES]; /* in the order they run, NULL-terminated */
 } sim_algo_info;
 
 /* NULL-terminated, in --list-algos order. */
