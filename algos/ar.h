@@ -6,25 +6,12 @@
 #include <stddef.h>
 
 #include "algo_list.h"
+#include "common/compute.h"
 #include "common/sa_error.h"
 #include "ar_dtype.h"
 #include "ar_parts.h"
 #include "ar_layout.h"
 #include "ar_phase.h"
-
-/* Device work the simulation charges instead of measuring the host: all from the
- * platform's host properties (see platforms/ and ar_compute.c). */
-typedef struct {
-  double reduce_bw;  /* bytes of output per second of an elementwise sum */
-  double reduce_lat; /* fixed seconds per reduction call */
-  double copy_bw;    /* bytes per second of a device-local copy */
-  double topk_a;     /* fixed seconds per exact top-k selection */
-  double topk_b;     /* seconds per input element of an exact top-k selection */
-  double mstopk_a;   /* fixed seconds per MSTopK selection */
-  double mstopk_b;   /* seconds per input byte of an MSTopK selection */
-  double scatter_a;  /* fixed seconds per scatter-add */
-  double scatter_b;  /* seconds per (value, index) pair scatter-added */
-} ar_compute;
 
 /* Everything an algorithm may need beyond MPI_Allreduce's arguments. */
 typedef struct {
@@ -34,7 +21,7 @@ typedef struct {
   double density;       /* top-k: k = density * count */
   double overlap;       /* top-k timing mode: fraction of shared indices */
   int real_data;        /* 1: buffers hold real values to move and reduce */
-  ar_compute compute;
+  sa_compute compute; /* device work, charged from the host's properties */
   ar_phases *phases;       /* where phase boundaries are recorded; may be NULL */
   const ar_layout *layout; /* node communicators and ring orders; may be NULL */
 } ar_params;

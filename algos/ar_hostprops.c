@@ -1,6 +1,7 @@
 /* ar_hostprops.c: reads the compute parameters and the node number from the SimGrid host. */
 #include "ar_hostprops.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,17 +14,19 @@ double ar_host_prop(const char *name)
   return v ? strtod(v, NULL) : 0.0;
 }
 
-void ar_compute_from_host(ar_compute *c)
+int ar_compute_from_host(sa_compute *c)
 {
-  c->reduce_bw = ar_host_prop("reduce_bw");
-  c->reduce_lat = ar_host_prop("reduce_lat");
-  c->copy_bw = ar_host_prop("copy_bw");
-  c->topk_a = ar_host_prop("topk_a");
-  c->topk_b = ar_host_prop("topk_b");
-  c->mstopk_a = ar_host_prop("mstopk_a");
-  c->mstopk_b = ar_host_prop("mstopk_b");
-  c->scatter_a = ar_host_prop("scatter_a");
-  c->scatter_b = ar_host_prop("scatter_b");
+  memset(c, 0, sizeof *c);
+  for (int i = 0; i < SA_COMPUTE_N; i++) {
+    const char *v = sg_host_get_property_value(sg_host_self(), sa_compute_name(i));
+    char why[160];
+    if (v && sa_compute_parse(i, v, sa_compute_field(c, i), why, sizeof why) != 0) {
+      fprintf(stderr, "ar_runner: host %s: property %s = '%s': %s\n", sg_host_get_name(sg_host_self()),
+              sa_compute_name(i), v, why);
+      return SA_EINVAL;
+    }
+  }
+  return 0;
 }
 
 int ar_host_node(void)
@@ -38,7 +41,11 @@ double ar_host_prop(const char *name)
   return 0.0;
 }
 
-void ar_compute_from_host(ar_compute *c) { memset(c, 0, sizeof *c); }
+int ar_compute_from_host(sa_compute *c)
+{
+  memset(c, 0, sizeof *c);
+  return 0;
+}
 
 int ar_host_node(void) { return -1; }
 #endif

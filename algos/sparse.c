@@ -20,7 +20,7 @@ long ar_select(const ar_params *p, ar_selector how, const void *x, size_t len, a
     for (size_t i = 0; i < n; i++)
       memcpy(ar_at(vals, i, dt), ar_cat(x, idx[i], dt), es);
   }
-  const ar_compute *c = &p->compute;
+  const sa_compute *c = &p->compute;
   ar_charge(how == AR_SELECT_EXACT ? c->topk_a + c->topk_b * (double)len
                                    : c->mstopk_a + c->mstopk_b * (double)(len * ar_dtype_size(dt)));
   return (long)n;

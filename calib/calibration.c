@@ -9,32 +9,23 @@
 #include "common/sa_error.h"
 #include "lib/textfile.h"
 
-static int number(const cJSON *o, const char *key, double *v)
-{
-  const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
-  if (!cJSON_IsNumber(x) || x->valuedouble < 0)
-    return -1;
-  *v = x->valuedouble;
-  return 0;
-}
-
 static int read_compute(const cJSON *comp, cal_calibration *c)
 {
   const cJSON *dev = cJSON_GetObjectItemCaseSensitive(comp, "device");
   const cJSON *p = cJSON_GetObjectItemCaseSensitive(comp, "platform");
   if (!p)
     return 0;
-  cal_compute_props *x = &c->compute;
-  if (number(p, "reduce_bw", &x->reduce_bw) || number(p, "reduce_lat", &x->reduce_lat) ||
-      number(p, "copy_bw", &x->copy_bw) || number(p, "topk_a", &x->topk_a) || number(p, "topk_b", &x->topk_b) ||
-      x->reduce_bw <= 0 || x->copy_bw <= 0)
-    return SA_EPARSE;
-  /* absent from calibrations written before they were measured: those kernels stay free */
-  const char *opt[] = {"mstopk_a", "mstopk_b", "scatter_a", "scatter_b"};
-  double *to[] = {&x->mstopk_a, &x->mstopk_b, &x->scatter_a, &x->scatter_b};
-  for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
-    if (cJSON_GetObjectItemCaseSensitive(p, opt[i]) && number(p, opt[i], to[i]))
+  /* a kernel not measured has no property (calibrations written before MSTopK and
+   * scatter-add were measured lack theirs): that work stays free */
+  for (int i = 0; i < SA_COMPUTE_N; i++) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(p, sa_compute_name(i));
+    char why[160];
+    if (x && (!cJSON_IsNumber(x) || sa_compute_check(i, x->valuedouble, why, sizeof why) != 0))
       return SA_EPARSE;
+    *sa_compute_field(&c->compute, i) = x ? x->valuedouble : 0;
+  }
+  if (c->compute.reduce_bw <= 0 || c->compute.copy_bw <= 0)
+    return SA_EPARSE;
   c->has_compute = 1;
   if (cJSON_IsString(dev))
     snprintf(c->compute_device, sizeof c->compute_device, "%s", dev->valuestring);

@@ -12,7 +12,7 @@
 typedef struct {
   cal_smpi smpi;
   int has_compute;
-  cal_compute_props compute;
+  sa_compute compute;
   char compute_device[8];
   char machine[128];
 } cal_calibration;

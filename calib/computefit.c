@@ -108,23 +108,16 @@ cJSON *cal_compute_json(const cal_compute *c)
   add_cost(o, "mstopk", &c->mstopk, "byte");
   add_cost(o, "topk_exact", &c->topk_exact, "element");
   add_cost(o, "scatter_add", &c->scatter, "pair");
-  cal_compute_props p;
+  sa_compute p;
   if (cal_compute_props_of(c, &p) == 0) {
     cJSON *h = cJSON_AddObjectToObject(o, "platform");
-    cJSON_AddNumberToObject(h, "reduce_bw", p.reduce_bw);
-    cJSON_AddNumberToObject(h, "reduce_lat", p.reduce_lat);
-    cJSON_AddNumberToObject(h, "copy_bw", p.copy_bw);
-    cJSON_AddNumberToObject(h, "topk_a", p.topk_a);
-    cJSON_AddNumberToObject(h, "topk_b", p.topk_b);
-    cJSON_AddNumberToObject(h, "mstopk_a", p.mstopk_a);
-    cJSON_AddNumberToObject(h, "mstopk_b", p.mstopk_b);
-    cJSON_AddNumberToObject(h, "scatter_a", p.scatter_a);
-    cJSON_AddNumberToObject(h, "scatter_b", p.scatter_b);
+    for (int i = 0; i < SA_COMPUTE_N; i++)
+      cJSON_AddNumberToObject(h, sa_compute_name(i), sa_compute_get(&p, i));
   }
   return o;
 }
 
-int cal_compute_props_of(const cal_compute *c, cal_compute_props *p)
+int cal_compute_props_of(const cal_compute *c, sa_compute *p)
 {
   memset(p, 0, sizeof *p);
   /* The runner charges reduce_lat + output bytes / reduce_bw per sum, whatever the type:

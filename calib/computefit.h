@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/compute.h"
 #include "fit.h"
 #include "measured.h"
 
@@ -29,14 +30,8 @@ int cal_compute_fit(const cal_data *d, const char *device, cal_compute *c);
 
 cJSON *cal_compute_json(const cal_compute *c);
 
-/* Host properties for the platform; 0, or SA_ENODATA when reduce and memcpy are missing. */
-typedef struct {
-  double reduce_bw, reduce_lat, copy_bw;
-  double topk_a, topk_b;       /* exact top-k: s + s per element */
-  double mstopk_a, mstopk_b;   /* MSTopK: s + s per input byte */
-  double scatter_a, scatter_b; /* scatter-add: s + s per pair */
-} cal_compute_props;
-
-int cal_compute_props_of(const cal_compute *c, cal_compute_props *p);
+/* The platform's host properties (common/compute.h) from the fits; 0, or SA_ENODATA when
+ * reduce and memcpy are missing. */
+int cal_compute_props_of(const cal_compute *c, sa_compute *p);
 
 #endif

@@ -135,13 +135,12 @@ static int run(const fit_opts *o, int nin, char **in)
   int crc = cal_compute_fit(&d, o->device, &comp);
   if (crc == 0) {
     cJSON_AddItemToObject(root, "compute", cal_compute_json(&comp));
-    cal_compute_props p;
-    if (cal_compute_props_of(&comp, &p) == 0)
-      fprintf(tab,
-              "# compute (%s): reduce %.3f GB/s + %.3f us, copy %.3f GB/s; top-k %.3f us + %.4f ns/element, "
-              "MSTopK %.3f us + %.4f ns/byte, scatter-add %.3f us + %.4f ns/pair\n",
-              comp.device, p.reduce_bw / 1e9, p.reduce_lat * 1e6, p.copy_bw / 1e9, p.topk_a * 1e6, p.topk_b * 1e9,
-              p.mstopk_a * 1e6, p.mstopk_b * 1e9, p.scatter_a * 1e6, p.scatter_b * 1e9);
+    sa_compute p;
+    char desc[512];
+    if (cal_compute_props_of(&comp, &p) == 0) {
+      sa_compute_describe(&p, desc, sizeof desc);
+      fprintf(tab, "# compute (%s): %s\n", comp.device, desc);
+    }
   } else if (crc != SA_ENODATA) {
     status = cal_fail("fitting kernels: %s", sa_strerror(crc));
     goto out;

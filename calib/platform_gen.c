@@ -54,13 +54,10 @@ static void header(FILE *f, const cal_calibration *c, const cal_shape *s, const 
              "     %s class; the receive overhead smpi/or fits the other class too below the\n"
              "     detached-send threshold, SMPI's default 64 KiB; a host property):\n       lat-factor %s\n       bw-factor  %s\n       or         %s\n",
           c->smpi.reference, set[CAL_SMPI_LAT], set[CAL_SMPI_BW], set[CAL_SMPI_OR]);
+  char desc[512];
+  sa_compute_describe(&c->compute, desc, sizeof desc);
   if (c->has_compute)
-    fprintf(f,
-            "     Compute (%s kernels): reduce %.6g GB/s + %.6g us, copy %.6g GB/s, top-k %.6g us + %.6g ns/element,\n"
-            "     MSTopK %.6g us + %.6g ns/byte, scatter-add %.6g us + %.6g ns/pair (0: not measured, not charged).\n",
-            c->compute_device, c->compute.reduce_bw / 1e9, c->compute.reduce_lat * 1e6, c->compute.copy_bw / 1e9,
-            c->compute.topk_a * 1e6, c->compute.topk_b * 1e9, c->compute.mstopk_a * 1e6, c->compute.mstopk_b * 1e9,
-            c->compute.scatter_a * 1e6, c->compute.scatter_b * 1e9);
+    fprintf(f, "     Compute (%s kernels; 0: not measured, not charged):\n       %s.\n", c->compute_device, desc);
   else
     fprintf(f, "     No kernels in the calibration: device compute is not charged.\n");
   fprintf(f, "     Host speed only converts charged seconds into flops. -->\n");
@@ -71,14 +68,8 @@ static void header(FILE *f, const cal_calibration *c, const cal_shape *s, const 
 static void host_props(FILE *f, int node, const cal_calibration *c, const char *or_setting)
 {
   fprintf(f, "<prop id=\"node\" value=\"%d\"/><prop id=\"smpi/or\" value=\"%s\"/>", node, or_setting);
-  if (c->has_compute)
-    fprintf(f,
-            "<prop id=\"reduce_bw\" value=\"%.9g\"/><prop id=\"reduce_lat\" value=\"%.9g\"/>"
-            "<prop id=\"copy_bw\" value=\"%.9g\"/><prop id=\"topk_a\" value=\"%.9g\"/><prop id=\"topk_b\" value=\"%.9g\"/>"
-            "<prop id=\"mstopk_a\" value=\"%.9g\"/><prop id=\"mstopk_b\" value=\"%.9g\"/>"
-            "<prop id=\"scatter_a\" value=\"%.9g\"/><prop id=\"scatter_b\" value=\"%.9g\"/>",
-            c->compute.reduce_bw, c->compute.reduce_lat, c->compute.copy_bw, c->compute.topk_a, c->compute.topk_b,
-            c->compute.mstopk_a, c->compute.mstopk_b, c->compute.scatter_a, c->compute.scatter_b);
+  for (int i = 0; c->has_compute && i < SA_COMPUTE_N; i++)
+    fprintf(f, "<prop id=\"%s\" value=\"%.9g\"/>", sa_compute_name(i), sa_compute_get(&c->compute, i));
 }
 
 /* Names of rail k of node i: its cluster zone, its router, its NIC link. With one NIC the

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/compute.h"
 #include "platform.h"
 
 static int is_file(const char *p)
@@ -47,6 +48,26 @@ char *sim_platform_resolve(const char *arg, const char *dir, char *err, size_t e
   return NULL;
 }
 
+/* In the child: the first compute property of a host whose value is out of its range
+ * (common/compute.h), as "@badprop<TAB>host<TAB>property<TAB>value<TAB>why". Control
+ * characters in the value become '?': the line must stay one line. */
+static int check_props(sg_host_t h)
+{
+  for (int i = 0; i < SA_COMPUTE_N; i++) {
+    const char *v = sg_host_get_property_value(h, sa_compute_name(i));
+    double x;
+    char why[160], shown[64];
+    if (!v || sa_compute_parse(i, v, &x, why, sizeof why) == 0)
+      continue;
+    snprintf(shown, sizeof shown, "%s", v);
+    for (char *c = shown; *c; c++)
+      *c = (unsigned char)*c < 32 ? '?' : *c;
+    printf("@badprop\t%s\t%s\t%s\t%s\n", sg_host_get_name(h), sa_compute_name(i), shown, why);
+    return -1;
+  }
+  return 0;
+}
+
 /* In the child: list every host as "@host<TAB>name<TAB>node" on fd 1, SimGrid's own
  * messages going to the same pipe; with SIM_LOAD_NET, then probe the network (its settings
  * reach the parent as SimGrid's "Configuration change" lines, hence the info level). */
@@ -60,9 +81,11 @@ static void list_hosts(const char *path, int flags)
   sg_host_t *hosts = sg_host_list();
   size_t n = sg_host_count();
   sim_host *mine = flags & SIM_LOAD_NET ? calloc(n ? n : 1, sizeof *mine) : NULL;
-  for (size_t i = 0; i < n; i++) {
+  int bad = 0;
+  for (size_t i = 0; i < n && !bad; i++) {
     const char *node = sg_host_get_property_value(hosts[i], "node");
     printf("@host\t%s\t%s\n", sg_host_get_name(hosts[i]), node ? node : "");
+    bad = check_props(hosts[i]) != 0;
     if (mine) {
       mine[i].name = strdup(sg_host_get_name(hosts[i]));
       mine[i].node = node ? atoi(node) : -1;
@@ -72,7 +95,7 @@ static void list_hosts(const char *path, int flags)
   free(hosts);
   sim_platform pf = {.path = (char *)path};
   char err[256];
-  if (mine && sim_platform_group(&pf, mine, (int)n, err, sizeof err) == 0)
+  if (mine && !bad && sim_platform_group(&pf, mine, (int)n, err, sizeof err) == 0)
     sim_platform_probe(&pf);
 }
 

@@ -62,21 +62,14 @@ static int parse_route(cost_net *net, char *line)
   return cost_route_set(&(*slot)[j * net->gpus + k], ids, nid, strtod(f[4], NULL), strtod(f[5], NULL)) ? -1 : 0;
 }
 
+/* A host property of node 0's first GPU; its value was validated when the platform was
+ * loaded (platform_load.c), so a compute property always reads. */
 static void parse_prop(cost_net *net, const char *key, const char *value)
 {
-  static const struct {
-    const char *key;
-    size_t off;
-  } num[] = {
-      {"reduce_bw", offsetof(cost_net, reduce_bw)}, {"reduce_lat", offsetof(cost_net, reduce_lat)},
-      {"copy_bw", offsetof(cost_net, copy_bw)},     {"topk_a", offsetof(cost_net, topk_a)},
-      {"topk_b", offsetof(cost_net, topk_b)},       {"mstopk_a", offsetof(cost_net, mstopk_a)},
-      {"mstopk_b", offsetof(cost_net, mstopk_b)},   {"scatter_a", offsetof(cost_net, scatter_a)},
-      {"scatter_b", offsetof(cost_net, scatter_b)},
-  };
-  for (size_t i = 0; i < sizeof num / sizeof num[0]; i++)
-    if (strcmp(key, num[i].key) == 0)
-      *(double *)((char *)net + num[i].off) = strtod(value, NULL);
+  char why[160];
+  int i = sa_compute_find(key);
+  if (i >= 0)
+    sa_compute_parse(i, value, sa_compute_field(&net->compute, i), why, sizeof why);
   if (strcmp(key, "smpi/or") == 0)
     cost_piecewise_parse(value, COST_OVERHEAD, &net->recv_overhead);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sa_error.h"
 #include "platform.h"
 
 void sim_platform_reason(const char *out, char *err, size_t errlen)
@@ -47,8 +48,30 @@ static int host_line(const char *line, const char *end, sim_host *h)
   return h->name ? 0 : -1;
 }
 
+/* The loader's "@badprop<TAB>host<TAB>property<TAB>value<TAB>why" line, as one error. */
+static int bad_property(const char *out, const sim_platform *pf, char *err, size_t errlen)
+{
+  const char *c = strncmp(out, "@badprop\t", 9) == 0 ? out : strstr(out, "\n@badprop\t");
+  if (!c)
+    return 0;
+  c += c[0] == '\n' ? 10 : 9;
+  const char *f[4], *eol = strchr(c, '\n');
+  int len[4], k = 0;
+  for (const char *at = c; k < 4; k++) {
+    const char *tab = k < 3 ? strchr(at, '\t') : NULL, *end = tab && (!eol || tab < eol) ? tab : eol ? eol : at + strlen(at);
+    f[k] = at;
+    len[k] = (int)(end - at);
+    at = *end == '\t' ? end + 1 : end;
+  }
+  snprintf(err, errlen, "host %.*s in %s: property %.*s = '%.*s': %.*s", len[0], f[0], pf->path ? pf->path : "the platform",
+           len[1], f[1], len[2], f[2], len[3], f[3]);
+  return SA_EINVAL;
+}
+
 int sim_platform_parse_hosts(const char *out, sim_platform *pf, char *err, size_t errlen)
 {
+  if (bad_property(out, pf, err, errlen) != 0)
+    return -1;
   int n = 0, i = 0;
   for (const char *c = out; (c = strstr(c, "@host\t")) != NULL; c++)
     n++;

@@ -74,10 +74,6 @@ static void table(const char *name, int a, int b)
       route(name, a, j, b, k);
 }
 
-/* Host properties the runner reads (algos/ar_hostprops.c) and SMPI's per-host overhead. */
-static const char *const props[] = {"reduce_bw", "reduce_lat", "copy_bw",   "topk_a",    "topk_b",
-                                    "mstopk_a",  "mstopk_b",   "scatter_a", "scatter_b", "smpi/or"};
-
 static void probe_actor(int argc, char **argv)
 {
   (void)argc;
@@ -95,10 +91,11 @@ static void probe_actor(int argc, char **argv)
     table("r20", 2, 0);
   }
   sg_host_t first = sg_host_by_name(gpu_host(0, 0));
-  for (size_t i = 0; first && i < sizeof props / sizeof props[0]; i++) {
-    const char *v = sg_host_get_property_value(first, props[i]);
+  /* the compute properties the runner reads (common/compute.h) and SMPI's per-host overhead */
+  for (int i = 0; first && i <= SA_COMPUTE_N; i++) {
+    const char *key = i < SA_COMPUTE_N ? sa_compute_name(i) : "smpi/or", *v = sg_host_get_property_value(first, key);
     if (v)
-      printf("@prop\t%s\t%s\n", props[i], v);
+      printf("@prop\t%s\t%s\n", key, v);
   }
   /* the string settings (smpi/bw-factor, smpi/lat-factor) have no C getter: the parent
    * reads them from SimGrid's own "Configuration change" lines */

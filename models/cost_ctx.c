@@ -155,14 +155,14 @@ double cost_hops_time(const cost_ctx *c, const cost_hops *s, double bytes)
 
 double cost_sum_time(const cost_ctx *c, uint64_t elems)
 {
-  if (elems == 0 || c->net->reduce_bw <= 0)
+  if (elems == 0 || c->net->compute.reduce_bw <= 0)
     return 0;
-  return c->net->reduce_lat + (double)elems * c->shape.elem / c->net->reduce_bw;
+  return c->net->compute.reduce_lat + (double)elems * c->shape.elem / c->net->compute.reduce_bw;
 }
 
 double cost_copy_time(const cost_ctx *c, uint64_t elems)
 {
-  return c->net->copy_bw > 0 ? (double)elems * c->shape.elem / c->net->copy_bw : 0;
+  return c->net->compute.copy_bw > 0 ? (double)elems * c->shape.elem / c->net->compute.copy_bw : 0;
 }
 
 void cost_result_init(cost_result *r) { memset(r, 0, sizeof *r); }

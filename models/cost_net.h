@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "common/compute.h"
 #include "cost_factor.h"
 
 /* A link as SimGrid sees it; a SPLITDUPLEX link is two of these (its _UP and _DOWN halves). */
@@ -34,11 +35,7 @@ typedef struct {
   cost_link *links;
   cost_route *intra[2];          /* [node][j * gpus + k], node 0 and, with two nodes, node 1 */
   cost_route *inter[COST_NPAIRS]; /* [j * gpus + k]: node 0 to 1, 1 to 0, 0 to 2, 2 to 0 */
-  /* device work, as the runner charges it (host properties of node 0's first GPU) */
-  double reduce_bw, reduce_lat, copy_bw;
-  double topk_a, topk_b;     /* exact top-k: s per selection + s per element */
-  double mstopk_a, mstopk_b; /* MSTopK: s per selection + s per input byte */
-  double scatter_a, scatter_b; /* scatter-add: s per call + s per pair */
+  sa_compute compute; /* device work, as the runner charges it (node 0's first GPU's properties) */
   /* SMPI's network model: per-message factors on latency and bandwidth, the receive
    * overhead of messages sent eagerly, the eager limit, TCP window bound, cross traffic */
   cost_piecewise lat_factor, bw_factor, recv_overhead;

@@ -47,9 +47,9 @@ void cost_ctx_params(const cost_ctx *c, cost_params *p)
   p->beta_inter_shared = shared_inter_kappa(c);
   if (!isnan(p->beta_inter_shared) && p->beta_inter > 0)
     p->nic_share = (int)lround(p->beta_inter_shared / p->beta_inter);
-  p->gamma = c->net->reduce_bw > 0 ? 1 / c->net->reduce_bw : 0;
-  p->reduce_lat = c->net->reduce_lat;
-  p->copy_beta = c->net->copy_bw > 0 ? 1 / c->net->copy_bw : 0;
+  p->gamma = c->net->compute.reduce_bw > 0 ? 1 / c->net->compute.reduce_bw : 0;
+  p->reduce_lat = c->net->compute.reduce_lat;
+  p->copy_beta = c->net->compute.copy_bw > 0 ? 1 / c->net->compute.copy_bw : 0;
   p->start_skew_s = c->skew_max;
 }
 

@@ -28,14 +28,14 @@ static int ring_hops(cost_ctx *c, cost_hops **out)
   return cost_cache_keep(c, COST_CACHE_TOPK, h, free, rc, (void **)out);
 }
 
-static double bytes_copy(const cost_ctx *c, double bytes) { return c->net->copy_bw > 0 ? bytes / c->net->copy_bw : 0; }
+static double bytes_copy(const cost_ctx *c, double bytes) { return c->net->compute.copy_bw > 0 ? bytes / c->net->compute.copy_bw : 0; }
 
 /* ar_zero: a memset moves half the bytes of a copy. */
 static double zero_time(const cost_ctx *c, uint64_t elems) { return bytes_copy(c, (double)elems * c->shape.elem) / 2; }
 
 static double scatter_time(const cost_ctx *c, uint64_t pairs)
 {
-  return pairs ? c->net->scatter_a + c->net->scatter_b * (double)pairs : 0;
+  return pairs ? c->net->compute.scatter_a + c->net->compute.scatter_b * (double)pairs : 0;
 }
 
 /* ar_allgather_pairs over `ranks` ranks on hops h: the rank's own pairs copied into place,
@@ -58,7 +58,7 @@ int cost_topk(cost_ctx *c, uint64_t count, cost_result *r)
     h = ring;
   const cost_net *net = c->net;
   uint64_t k = ar_topk_k(count, c->shape.density), n = k < count ? k : count;
-  cost_result_phase(r, AR_PH_SELECT, n ? net->topk_a + net->topk_b * (double)count : 0);
+  cost_result_phase(r, AR_PH_SELECT, n ? net->compute.topk_a + net->compute.topk_b * (double)count : 0);
   cost_result_phase(r, AR_PH_AG, pairs_allgather(c, h, c->p, k));
   cost_result_phase(r, AR_PH_SCATTER_ADD, zero_time(c, count) + scatter_time(c, (uint64_t)c->p * k));
   cost_result_skew(r, 1, c->skew_max);
@@ -79,7 +79,7 @@ int cost_hitopk(cost_ctx *c, uint64_t count, cost_result *r)
                     : cost_copy_time(c, count);
   cost_result_phase(r, AR_PH_INTRA_RS, rs);
   /* (2) MSTopK over the shard, charged per input byte */
-  cost_result_phase(r, AR_PH_MSTOPK, k ? net->mstopk_a + net->mstopk_b * (double)(shard * (uint64_t)es) : 0);
+  cost_result_phase(r, AR_PH_MSTOPK, k ? net->compute.mstopk_a + net->compute.mstopk_b * (double)(shard * (uint64_t)es) : 0);
   /* (3) allgather of k~ pairs across nodes, then the union: zero the shard, add the m k~
    * pairs, read the shard once more to compact it */
   uint64_t pairs = (uint64_t)m * k;

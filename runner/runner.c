@@ -167,8 +167,11 @@ int main(int argc, char **argv)
     status = 2;
     goto out;
   }
-  ar_compute_from_host(&cfg.params.compute);
   ar_layout layout;
+  if (ar_compute_from_host(&cfg.params.compute) != 0) {
+    status = 2;
+    goto out;
+  }
   if (ar_layout_init(&layout, MPI_COMM_WORLD, cfg.params.ranks_per_node, cfg.params.channels) != 0) {
     status = 1;
     goto out;

@@ -48,15 +48,8 @@ int runner_write(const runner_config *cfg, int ranks, const runner_point *pts, i
   cJSON_AddNumberToObject(root, "ranks", ranks);
   cJSON_AddNumberToObject(root, "ranks_per_node", cfg->params.ranks_per_node);
   cJSON_AddNumberToObject(root, "iters", cfg->iters);
-  cJSON_AddNumberToObject(comp, "reduce_bw", cfg->params.compute.reduce_bw);
-  cJSON_AddNumberToObject(comp, "reduce_lat", cfg->params.compute.reduce_lat);
-  cJSON_AddNumberToObject(comp, "copy_bw", cfg->params.compute.copy_bw);
-  cJSON_AddNumberToObject(comp, "topk_a", cfg->params.compute.topk_a);
-  cJSON_AddNumberToObject(comp, "topk_b", cfg->params.compute.topk_b);
-  cJSON_AddNumberToObject(comp, "mstopk_a", cfg->params.compute.mstopk_a);
-  cJSON_AddNumberToObject(comp, "mstopk_b", cfg->params.compute.mstopk_b);
-  cJSON_AddNumberToObject(comp, "scatter_a", cfg->params.compute.scatter_a);
-  cJSON_AddNumberToObject(comp, "scatter_b", cfg->params.compute.scatter_b);
+  for (int i = 0; i < SA_COMPUTE_N; i++)
+    cJSON_AddNumberToObject(comp, sa_compute_name(i), sa_compute_get(&cfg->params.compute, i));
   cJSON_AddItemToObject(root, "compute", comp);
   for (int i = 0; i < npts; i++)
     cJSON_AddItemToArray(list, point_json(cfg, &pts[i]));

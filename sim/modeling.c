@@ -119,17 +119,8 @@ int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int 
   snprintf(r->mode, sizeof r->mode, "model");
   r->ranks = m->params.ranks;
   r->ranks_per_node = rpn;
-  if (m->net) { /* the compute the runner would have read from the same hosts */
-    r->reduce_bw = m->net->reduce_bw;
-    r->reduce_lat = m->net->reduce_lat;
-    r->copy_bw = m->net->copy_bw;
-    r->topk_a = m->net->topk_a;
-    r->topk_b = m->net->topk_b;
-    r->mstopk_a = m->net->mstopk_a;
-    r->mstopk_b = m->net->mstopk_b;
-    r->scatter_a = m->net->scatter_a;
-    r->scatter_b = m->net->scatter_b;
-  }
+  if (m->net) /* the compute the runner would have read from the same hosts */
+    r->compute = m->net->compute;
   r->points = calloc((size_t)o->nalgos * (size_t)o->nsizes + 1, sizeof *r->points);
   if (!r->points)
     return -1;

@@ -138,15 +138,8 @@ int sim_report_json(const char *path, const sim_run_info *run, const sim_results
   cJSON_AddNumberToObject(root, "nodes", run->nodes);
   cJSON_AddNumberToObject(root, "ranks_per_node", run->ranks_per_node);
   cJSON_AddStringToObject(root, "mode", r->mode);
-  cJSON_AddNumberToObject(comp, "reduce_bw", r->reduce_bw);
-  cJSON_AddNumberToObject(comp, "reduce_lat", r->reduce_lat);
-  cJSON_AddNumberToObject(comp, "copy_bw", r->copy_bw);
-  cJSON_AddNumberToObject(comp, "topk_a", r->topk_a);
-  cJSON_AddNumberToObject(comp, "topk_b", r->topk_b);
-  cJSON_AddNumberToObject(comp, "mstopk_a", r->mstopk_a);
-  cJSON_AddNumberToObject(comp, "mstopk_b", r->mstopk_b);
-  cJSON_AddNumberToObject(comp, "scatter_a", r->scatter_a);
-  cJSON_AddNumberToObject(comp, "scatter_b", r->scatter_b);
+  for (int i = 0; i < SA_COMPUTE_N; i++)
+    cJSON_AddNumberToObject(comp, sa_compute_name(i), sa_compute_get(&r->compute, i));
   cJSON_AddItemToObject(root, "compute", comp);
   for (int i = 0; i < r->npoints; i++)
     cJSON_AddItemToArray(list, point_json(run, &r->points[i], run->ranks));

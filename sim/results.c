@@ -76,9 +76,12 @@ static int read_point(const cJSON *o, sim_point *p)
   p->time_s = num(o, "time_s", &ok);
   p->time_min_s = num(o, "time_min_s", &ok);
   p->time_max_s = num(o, "time_max_s", &ok);
-  p->max_abs_err = num(o, "max_abs_err", &ok);
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verified");
   p->verified = cJSON_IsBool(v) ? cJSON_IsTrue(v) : -1;
+  /* JSON has no infinity or NaN: cJSON writes a non-finite error as null, which only a
+   * result that did not verify can have */
+  const cJSON *err = cJSON_GetObjectItemCaseSensitive(o, "max_abs_err");
+  p->max_abs_err = p->verified == 0 && cJSON_IsNull(err) ? HUGE_VAL : num(o, "max_abs_err", &ok);
   const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "k"), *rel = cJSON_GetObjectItemCaseSensitive(o, "sparse_rel_err");
   p->sparse = cJSON_IsNumber(k);
   if (p->sparse) {
@@ -146,15 +149,8 @@ int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen
     str(root, "mode", r->mode, sizeof r->mode, &ok);
     r->ranks = (int)whole(root, "ranks", 1 << 24, &ok);
     r->ranks_per_node = (int)whole(root, "ranks_per_node", 1 << 24, &ok);
-    r->reduce_bw = num(comp, "reduce_bw", &ok);
-    r->reduce_lat = num(comp, "reduce_lat", &ok);
-    r->copy_bw = num(comp, "copy_bw", &ok);
-    r->topk_a = num(comp, "topk_a", &ok);
-    r->topk_b = num(comp, "topk_b", &ok);
-    r->mstopk_a = num(comp, "mstopk_a", &ok);
-    r->mstopk_b = num(comp, "mstopk_b", &ok);
-    r->scatter_a = num(comp, "scatter_a", &ok);
-    r->scatter_b = num(comp, "scatter_b", &ok);
+    for (int i = 0; i < SA_COMPUTE_N; i++)
+      *sa_compute_field(&r->compute, i) = num(comp, sa_compute_name(i), &ok);
     r->points = calloc((size_t)cJSON_GetArraySize(pts) + 1, sizeof *r->points);
     ok = ok && r->points;
   }

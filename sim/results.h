@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/compute.h"
+
 #define SIM_MAX_PHASES 8
 
 typedef struct {
@@ -35,7 +37,7 @@ typedef struct {
 typedef struct {
   char mode[16]; /* "simulated", "measured", or "model" (no simulation) */
   int ranks, ranks_per_node;
-  double reduce_bw, reduce_lat, copy_bw, topk_a, topk_b, mstopk_a, mstopk_b, scatter_a, scatter_b;
+  sa_compute compute; /* the hosts' device-work properties the runner charged */
   sim_point *points;
   int npoints;
 } sim_results;

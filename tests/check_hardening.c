@@ -18,9 +18,9 @@ static char dir[] = "/tmp/check_hardening.XXXXXX";
 
 static const char *file(const char *name, const char *text)
 {
-  static char path[8][256];
+  static char path[32][256];
   static int next;
-  char *p = path[next++ % 8];
+  char *p = path[next++ % 32];
   snprintf(p, 256, "%s/%s", dir, name);
   FILE *f = fopen(p, "w");
   fputs(text, f);
@@ -29,6 +29,12 @@ static const char *file(const char *name, const char *text)
 }
 
 #define HEAD "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n"
+/* Two GPUs of one node, the first with a compute property of the given value. */
+#define PROP_PLATFORM(prop, value)                                                                          \
+  HEAD "<zone id=\"w\" routing=\"Full\"><host id=\"node0-gpu0\" speed=\"1Tf\"><prop id=\"node\" value=\"0\"/>" \
+       "<prop id=\"" prop "\" value=\"" value "\"/></host><host id=\"node0-gpu1\" speed=\"1Tf\">"                  \
+       "<prop id=\"node\" value=\"0\"/></host><link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"             \
+       "<route src=\"node0-gpu0\" dst=\"node0-gpu1\"><link_ctn id=\"l\"/></route></zone></platform>\n"
 #define NODE(id, radical)                                                                                      \
   "<cluster id=\"node" #id "\" prefix=\"node" #id "-gpu\" suffix=\"\" radical=\"" radical "\" speed=\"1Tf\" "    \
   "bw=\"10GBps\" lat=\"1us\" router_id=\"node" #id "-nic\"><prop id=\"node\" value=\"" #id "\"/></cluster>\n"
@@ -49,7 +55,16 @@ START_TEST(bad_input_matrix)
                                                "<link_ctn id=\"l1\"/></zoneRoute>\n</zone></platform>\n");
   const char *notjson = file("calib.json", "{\"schema\": \"something else\", \"points\": 3}\n");
   const char *ncclgarbage = file("nccl.log", "#  size count type\nthis is not a row\n");
-  static char c[40][512];
+  /* compute properties out of their ranges (common/compute.h) */
+  const char *badprop[] = {file("p0.xml", PROP_PLATFORM("reduce_bw", "0")),
+                           file("p1.xml", PROP_PLATFORM("reduce_bw", "abc")),
+                           file("p2.xml", PROP_PLATFORM("reduce_bw", "-5")),
+                           file("p3.xml", PROP_PLATFORM("reduce_bw", "nan")),
+                           file("p4.xml", PROP_PLATFORM("reduce_bw", "1e-300")),
+                           file("p5.xml", PROP_PLATFORM("copy_bw", "inf")),
+                           file("p6.xml", PROP_PLATFORM("topk_b", "2")),
+                           file("p7.xml", PROP_PLATFORM("scatter_a", "1e9 s"))};
+  static char c[64][512];
   int n = 0;
 #define CASE(...) snprintf(c[n++], sizeof c[0], __VA_ARGS__)
   CASE("--platform %s", trunc);
@@ -86,6 +101,8 @@ START_TEST(bad_input_matrix)
   CASE("--frobnicate");
   CASE("--json %s/no/such/dir/out.json --size 1K", dir);
   CASE("--verify --size 1G");                           /* 128 ranks of real 1G buffers */
+  for (size_t i = 0; i < sizeof badprop / sizeof badprop[0]; i++)
+    CASE("--platform %s --mode %s", badprop[i], i % 2 ? "model" : "sim");
   for (int i = 0; i < n; i++) {
     cli_result r = cli_run(c[i], 0);
     ck_assert_msg(r.status == 2, "'%s' exited %d: %s", c[i], r.status, r.err);
@@ -103,7 +120,7 @@ START_TEST(bad_input_matrix)
     ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1, "simcalib %s: exit %d: %s", c[i], r.status, r.err);
     cli_result_free(&r);
   }
-  ck_assert_int_ge(n + 3, 25);
+  ck_assert_int_eq(n + 3, 45); /* the cases above, counted: none dropped by accident */
 }
 END_TEST
 

@@ -59,8 +59,8 @@ static void build(int nnodes)
     net.inter[COST_R02] = table(0, 2);
     net.inter[COST_R20] = table(2, 0);
   }
-  net.reduce_bw = 100e9;
-  net.copy_bw = 200e9;
+  net.compute.reduce_bw = 100e9;
+  net.compute.copy_bw = 200e9;
   net.weight_s = 0; /* shares then follow the routes' latencies only */
 }
 
@@ -155,12 +155,12 @@ END_TEST
 START_TEST(topk_models_charge_selection_and_pairs)
 {
   build(3);
-  net.topk_a = 10 * US;
-  net.topk_b = 1e-9;
-  net.mstopk_a = 100 * US;
-  net.mstopk_b = 1e-11;
-  net.scatter_a = 5 * US;
-  net.scatter_b = 1e-9;
+  net.compute.topk_a = 10 * US;
+  net.compute.topk_b = 1e-9;
+  net.compute.mstopk_a = 100 * US;
+  net.compute.mstopk_b = 1e-11;
+  net.compute.scatter_a = 5 * US;
+  net.compute.scatter_b = 1e-9;
   cost_ctx *c = ctx(2, 1);
   /* topk, 1e6 elements, k = 10000: select 10 + 1000 us; pairs copied (0.2 + 0.2 us), one
    * ring step each of 40000 bytes (10 + 4 us); zero 10 us, scatter-add 5 + 20 us; skew 10 */

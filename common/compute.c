@@ -1,0 +1,82 @@
+/* compute.c: names, fields and the one validator of the compute properties. */
+#include "compute.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_error.h"
+
+static const struct {
+  const char *name;
+  sa_prop_kind kind;
+  size_t off;
+} props[] = {
+#define SA_COMPUTE_ROW(name, kind, what) {#name, kind, offsetof(sa_compute, name)},
+    SA_COMPUTE_PROPS(SA_COMPUTE_ROW)
+#undef SA_COMPUTE_ROW
+};
+
+const char *sa_compute_name(int i) { return i >= 0 && i < SA_COMPUTE_N ? props[i].name : NULL; }
+
+double *sa_compute_field(sa_compute *c, int i) { return (double *)((char *)c + props[i].off); }
+
+double sa_compute_get(const sa_compute *c, int i) { return *(const double *)((const char *)c + props[i].off); }
+
+int sa_compute_find(const char *name)
+{
+  for (int i = 0; i < SA_COMPUTE_N; i++)
+    if (strcmp(props[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+/* Ranges wide enough for any hardware, narrow enough that a charge stays a finite number
+ * of seconds for any message: a rate below 1 kB/s or a cost above these is a typo. */
+#define MIN_RATE 1e3
+#define MAX_TIME 10.0
+#define MAX_PER_UNIT 1.0
+
+int sa_compute_check(int i, double v, char *why, size_t whylen)
+{
+  const char *bad = NULL;
+  if (!isfinite(v))
+    bad = "not a finite number";
+  else if (v < 0)
+    bad = "negative";
+  else if (props[i].kind == SA_PROP_RATE && v < MIN_RATE)
+    bad = "a rate must be at least 1e3 bytes/s (leave the property out to charge nothing)";
+  else if (props[i].kind == SA_PROP_TIME && v > MAX_TIME)
+    bad = "a fixed time must be at most 10 s";
+  else if (props[i].kind == SA_PROP_PER_UNIT && v > MAX_PER_UNIT)
+    bad = "a cost per unit must be at most 1 s";
+  if (bad)
+    snprintf(why, whylen, "%s", bad);
+  return bad ? SA_EINVAL : 0;
+}
+
+int sa_compute_parse(int i, const char *text, double *out, char *why, size_t whylen)
+{
+  char *end;
+  double v = strtod(text, &end);
+  while (end != text && (*end == ' ' || *end == '\t'))
+    end++;
+  if (end == text || *end) {
+    snprintf(why, whylen, "not a number");
+    return SA_EINVAL;
+  }
+  int rc = sa_compute_check(i, v, why, whylen);
+  if (rc == 0)
+    *out = v;
+  return rc;
+}
+
+void sa_compute_describe(const sa_compute *c, char *buf, size_t len)
+{
+  snprintf(buf, len,
+           "reduce %.6g GB/s + %.6g us, copy %.6g GB/s, top-k %.6g us + %.6g ns/element, MSTopK %.6g us + %.6g "
+           "ns/byte, scatter-add %.6g us + %.6g ns/pair",
+           c->reduce_bw / 1e9, c->reduce_lat * 1e6, c->copy_bw / 1e9, c->topk_a * 1e6, c->topk_b * 1e9,
+           c->mstopk_a * 1e6, c->mstopk_b * 1e9, c->scatter_a * 1e6, c->scatter_b * 1e9);
+}

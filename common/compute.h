@@ -1,0 +1,69 @@
+/* compute.h: the device-work properties of a platform's hosts, one list for every layer:
+ * the platform files carry them as host properties, the runner charges device time from
+ * them (algos/ar_compute.c, algos/sparse.c), the models predict with them, the result
+ * files report them and calibration fits them. A property left out of a host is 0: that
+ * work is not charged. */
+#ifndef SA_COMPUTE_H
+#define SA_COMPUTE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a value measures, hence the range it must fall in (sa_compute_parse). */
+typedef enum {
+  SA_PROP_RATE,     /* bytes per second */
+  SA_PROP_TIME,     /* seconds per call */
+  SA_PROP_PER_UNIT, /* seconds per element, byte or pair */
+} sa_prop_kind;
+
+/* X(name, kind, what it is) */
+#define SA_COMPUTE_PROPS(X)                                                              \
+  X(reduce_bw, SA_PROP_RATE, "bytes of output per second of an elementwise sum")         \
+  X(reduce_lat, SA_PROP_TIME, "fixed seconds per reduction call")                       \
+  X(copy_bw, SA_PROP_RATE, "bytes per second of a device-local copy")                   \
+  X(topk_a, SA_PROP_TIME, "fixed seconds per exact top-k selection")                    \
+  X(topk_b, SA_PROP_PER_UNIT, "seconds per input element of an exact top-k selection")  \
+  X(mstopk_a, SA_PROP_TIME, "fixed seconds per MSTopK selection")                       \
+  X(mstopk_b, SA_PROP_PER_UNIT, "seconds per input byte of an MSTopK selection")        \
+  X(scatter_a, SA_PROP_TIME, "fixed seconds per scatter-add")                           \
+  X(scatter_b, SA_PROP_PER_UNIT, "seconds per (value, index) pair scatter-added")
+
+typedef struct {
+#define SA_COMPUTE_FIELD(name, kind, what) double name;
+  SA_COMPUTE_PROPS(SA_COMPUTE_FIELD)
+#undef SA_COMPUTE_FIELD
+} sa_compute;
+
+enum {
+#define SA_COMPUTE_COUNT(name, kind, what) SA_COMPUTE_INDEX_##name,
+  SA_COMPUTE_PROPS(SA_COMPUTE_COUNT)
+#undef SA_COMPUTE_COUNT
+  SA_COMPUTE_N
+};
+
+/* Property i (0 <= i < SA_COMPUTE_N): its name, and its field in c. */
+const char *sa_compute_name(int i);
+double *sa_compute_field(sa_compute *c, int i);
+double sa_compute_get(const sa_compute *c, int i);
+/* The index of a property name, or -1 when it is not one of them. */
+int sa_compute_find(const char *name);
+
+/* Reads the text of property i: a whole number in the property's range (a rate of at
+ * least 1 kB/s, a time of at most 10 s, a per-unit cost of at most 1 s, none negative, NaN
+ * or infinite). Returns 0, or SA_EINVAL with why saying what is wrong with it. */
+int sa_compute_parse(int i, const char *text, double *out, char *why, size_t whylen);
+/* One line for people: "reduce 255 GB/s + 0 us, copy 382.5 GB/s, top-k 10 us + 9.3
+ * ns/element, MSTopK ... ns/byte, scatter-add ... ns/pair". */
+void sa_compute_describe(const sa_compute *c, char *buf, size_t len);
+
+/* The same range check for a value already read as a number. */
+int sa_compute_check(int i, double v, char *why, size_t whylen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
