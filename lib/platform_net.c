@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "platform.h"
+#include "sg_settings.h"
 
 /* SimGrid 3.32's defaults for SMPI's network factors (the values its config reports for
  * smpi/bw-factor and smpi/lat-factor when nothing sets them; see SimGrid's "Configuring
@@ -71,17 +72,7 @@ static void parse_prop(cost_net *net, const char *key, const char *value)
   if (i >= 0)
     sa_compute_parse(i, value, sa_compute_field(&net->compute, i), why, sizeof why);
   if (strcmp(key, "smpi/or") == 0)
-    cost_piecewise_parse(value, COST_OVERHEAD, &net->recv_overhead);
-}
-
-static void parse_cfg(cost_net *net, const char *key, const char *value)
-{
-  if (strcmp(key, "network/TCP-gamma") == 0)
-    net->tcp_gamma = strtod(value, NULL);
-  else if (strcmp(key, "network/crosstraffic") == 0)
-    net->crosstraffic = atoi(value);
-  else if (strcmp(key, "smpi/send-is-detached-thresh") == 0)
-    net->detached_thresh = strtod(value, NULL);
+    sim_setting_apply(net, key, value, why, sizeof why);
 }
 
 int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t errlen)
@@ -96,9 +87,12 @@ int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t 
   pf->cfg_lat_factor = config_change(out, "smpi/lat-factor");
   pf->cfg_bw_factor = config_change(out, "smpi/bw-factor");
   int rc = net->links ? 0 : -1;
+  char why[256];
   if (rc == 0)
-    rc = cost_piecewise_parse(pf->cfg_lat_factor ? pf->cfg_lat_factor : SMPI_DEFAULT_LAT_FACTOR, COST_FACTOR, &net->lat_factor) ||
-                 cost_piecewise_parse(pf->cfg_bw_factor ? pf->cfg_bw_factor : SMPI_DEFAULT_BW_FACTOR, COST_FACTOR, &net->bw_factor)
+    rc = sim_setting_apply(net, "smpi/lat-factor", pf->cfg_lat_factor ? pf->cfg_lat_factor : SMPI_DEFAULT_LAT_FACTOR, why,
+                           sizeof why) < 0 ||
+                 sim_setting_apply(net, "smpi/bw-factor", pf->cfg_bw_factor ? pf->cfg_bw_factor : SMPI_DEFAULT_BW_FACTOR,
+                                   why, sizeof why) < 0
              ? -2
              : 0;
   int routes = 0;
@@ -124,7 +118,7 @@ int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t 
       parse_prop(net, key, value);
       pf->host_or |= strcmp(key, "smpi/or") == 0;
     } else if (sscanf(line, "@cfg\t%63[^\t]\t%4095[^\n]", key, value) == 2) {
-      parse_cfg(net, key, value);
+      rc = sim_setting_apply(net, key, value, why, sizeof why) < 0 ? -1 : 0;
     }
     free(line);
   }

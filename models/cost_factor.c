@@ -14,6 +14,9 @@ static int by_thresh(const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
+/* A factor scales a latency or a bandwidth: it must be positive; an overhead is a time. */
+static int in_range(cost_piece_kind kind, double v) { return isfinite(v) && (kind == COST_FACTOR ? v > 0 : v >= 0); }
+
 int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw)
 {
   memset(pw, 0, sizeof *pw);
@@ -23,7 +26,7 @@ int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw
   char *end;
   if (!strpbrk(s, ":;")) { /* one number: SimGrid takes it as the default everywhere */
     double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v))
+    if (end == s || *end || !in_range(kind, v))
       return SA_EPARSE;
     pw->dflt = v;
     return 0;
@@ -48,7 +51,7 @@ int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw
         break;
       p++;
     }
-    if (i < nvalues || (*p && *p != ';'))
+    if (i < nvalues || (*p && *p != ';') || r[0] < 0 || !in_range(kind, r[1]) || r[2] < 0)
       return SA_EPARSE;
     p += *p == ';';
     pw->n++;

@@ -21,7 +21,8 @@ typedef struct {
 } cost_piecewise;
 
 /* Parses a setting; a lone number is the value everywhere, as in SimGrid. Returns 0 or
- * SA_EPARSE. */
+ * SA_EPARSE, also for values SimGrid would take but that mean nothing: a factor that is not
+ * positive, a negative overhead or threshold. */
 int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw);
 
 /* The value at a message of `size` bytes: the last piece whose threshold it reaches (a

@@ -8,6 +8,7 @@
 
 #include "models/cost.h"
 #include "catalog.h"
+#include "lib/sg_settings.h"
 #include "lib/sizes.h"
 
 enum {
@@ -194,6 +195,21 @@ static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err
   return 0;
 }
 
+/* --cfg KEY:VALUE: the settings the models read, and those with which a run cannot end,
+ * are checked as SimGrid would read them (lib/sg_settings.c); the rest SimGrid checks. */
+static int add_cfg(sim_opts *o, const char *arg, char *err, size_t errlen)
+{
+  const char *colon = strchr(arg, ':');
+  if (!colon || colon == arg || o->ncfg == SIM_MAX_CFG)
+    return fail(err, errlen, "--cfg '%s' must be KEY:VALUE", arg);
+  char key[128], why[256];
+  snprintf(key, sizeof key, "%.*s", (int)(colon - arg), arg);
+  if (sim_setting_check(key, colon + 1, why, sizeof why) != 0)
+    return fail(err, errlen, "--cfg %s", why);
+  o->cfg[o->ncfg++] = arg;
+  return 0;
+}
+
 int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
 {
   memset(o, 0, sizeof *o);
@@ -231,12 +247,7 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
       if (parse_real(optarg, &o->overlap) || !(o->overlap >= 0 && o->overlap <= 1))
         rc = fail(err, errlen, "--overlap '%s' must be in [0,1]", optarg);
       break;
-    case O_CFG:
-      if (!strchr(optarg, ':') || o->ncfg == SIM_MAX_CFG)
-        rc = fail(err, errlen, "--cfg '%s' must be KEY:VALUE", optarg);
-      else
-        o->cfg[o->ncfg++] = optarg;
-      break;
+    case O_CFG: rc = add_cfg(o, optarg, err, errlen); break;
     case O_LIST_ALGOS: o->action = SIM_LIST_ALGOS; break;
     case O_LIST_PLATFORMS: o->action = SIM_LIST_PLATFORMS; break;
     case 'h':

@@ -8,35 +8,21 @@
 
 #include "algos/topk_select.h"
 #include "catalog.h"
+#include "lib/sg_settings.h"
 
-/* The value of --cfg KEY:VALUE for key, the last one given, or NULL. */
-static const char *cfg_value(const sim_opts *o, const char *key)
-{
-  const char *v = NULL;
-  size_t n = strlen(key);
-  for (int i = 0; i < o->ncfg; i++)
-    if (strncmp(o->cfg[i], key, n) == 0 && o->cfg[i][n] == ':')
-      v = o->cfg[i] + n + 1;
-  return v;
-}
-
-/* SimGrid lets the command line override a platform's <config>; so do the models. */
+/* SimGrid lets the command line override a platform's <config>, the last --cfg of a key
+ * winning; so do the models. A host's own smpi/or property wins over the global one. */
 static int apply_cfg(const sim_opts *o, const sim_platform *pf, cost_net *net, char *why, size_t len)
 {
-  const char *v;
-  if ((v = cfg_value(o, "smpi/lat-factor")) && cost_piecewise_parse(v, COST_FACTOR, &net->lat_factor))
-    return snprintf(why, len, "cannot read --cfg smpi/lat-factor:%s", v), -1;
-  if ((v = cfg_value(o, "smpi/bw-factor")) && cost_piecewise_parse(v, COST_FACTOR, &net->bw_factor))
-    return snprintf(why, len, "cannot read --cfg smpi/bw-factor:%s", v), -1;
-  /* a host's own smpi/or property wins over the global setting */
-  if (!pf->host_or && (v = cfg_value(o, "smpi/or")) && cost_piecewise_parse(v, COST_OVERHEAD, &net->recv_overhead))
-    return snprintf(why, len, "cannot read --cfg smpi/or:%s", v), -1;
-  if ((v = cfg_value(o, "network/TCP-gamma")))
-    net->tcp_gamma = strtod(v, NULL);
-  if ((v = cfg_value(o, "network/crosstraffic")))
-    net->crosstraffic = strcmp(v, "0") != 0 && strcmp(v, "no") != 0 && strcmp(v, "false") != 0;
-  if ((v = cfg_value(o, "smpi/send-is-detached-thresh")))
-    net->detached_thresh = strtod(v, NULL);
+  for (int i = 0; i < o->ncfg; i++) {
+    char key[128];
+    const char *colon = strchr(o->cfg[i], ':');
+    snprintf(key, sizeof key, "%.*s", (int)(colon - o->cfg[i]), o->cfg[i]);
+    if (pf->host_or && strcmp(key, "smpi/or") == 0)
+      continue;
+    if (sim_setting_apply(net, key, colon + 1, why, len) < 0)
+      return -1;
+  }
   return 0;
 }
 

@@ -98,6 +98,10 @@ START_TEST(bad_input_matrix)
   CASE("--algo best,ring");
   CASE("--mode fast");
   CASE("--cfg nocolon");
+  CASE("--cfg network/crosstraffic:maybe");
+  CASE("--cfg smpi/lat-factor:-1");
+  CASE("--cfg surf/precision:0");
+  CASE("--cfg smpi/or:abc");
   CASE("--frobnicate");
   CASE("--json %s/no/such/dir/out.json --size 1K", dir);
   CASE("--verify --size 1G");                           /* 128 ranks of real 1G buffers */
@@ -120,7 +124,7 @@ START_TEST(bad_input_matrix)
     ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1, "simcalib %s: exit %d: %s", c[i], r.status, r.err);
     cli_result_free(&r);
   }
-  ck_assert_int_eq(n + 3, 45); /* the cases above, counted: none dropped by accident */
+  ck_assert_int_eq(n + 3, 49); /* the cases above, counted: none dropped by accident */
 }
 END_TEST
 
