@@ -1,5 +1,6 @@
 /* ar_dtype.c: element sizes, names, IEEE half conversion and host-side sums. */
 #include "ar_dtype.h"
+#include "common/sa_error.h"
 
 #include <string.h>
 
@@ -14,7 +15,7 @@ int ar_dtype_parse(const char *s, ar_dtype *dt)
   else if (strcmp(s, "fp16") == 0)
     *dt = AR_FP16;
   else
-    return -1;
+    return SA_EINVAL;
   return 0;
 }
 

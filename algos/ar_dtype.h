@@ -11,7 +11,7 @@ typedef enum { AR_FP32 = 0, AR_FP16 = 1, AR_I32 = 2 } ar_dtype;
 
 size_t ar_dtype_size(ar_dtype dt);
 const char *ar_dtype_name(ar_dtype dt);
-/* Returns 0 and sets *dt for "fp32"/"fp16", -1 for anything else. */
+/* Returns 0 and sets *dt for "fp32"/"fp16", SA_EINVAL for anything else. */
 int ar_dtype_parse(const char *s, ar_dtype *dt);
 
 /* IEEE binary16 <-> float, round to nearest even. */

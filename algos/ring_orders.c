@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ar_layout.h"
+#include "common/sa_error.h"
 
 static void plain_orders(int rpn, int channels, int *order, double *weight)
 {
@@ -56,7 +57,7 @@ static int graph_init(node_graph *g, const char *const *hosts, int rpn)
   g->hop_used = calloc((size_t)(rpn * rpn), sizeof *g->hop_used);
   g->links = calloc((size_t)(rpn * rpn * 8 + 1), sizeof *g->links);
   if (!g->route || !g->hop_used || !g->links)
-    return -1;
+    return SA_ENOMEM;
   for (int a = 0; a < rpn; a++)
     for (int b = 0; b < rpn; b++) {
       sg_host_t ha = sg_host_by_name(hosts[a]), hb = sg_host_by_name(hosts[b]);
@@ -68,7 +69,7 @@ static int graph_init(node_graph *g, const char *const *hosts, int rpn)
       int *r = g->route[a * rpn + b] = malloc(sizeof(int) * (n < 8 ? n + 1 : 9));
       if (!r) {
         xbt_dynar_free(&d);
-        return -1;
+        return SA_ENOMEM;
       }
       unsigned long k = 0;
       for (; k < n && k < 8; k++)
@@ -79,7 +80,7 @@ static int graph_init(node_graph *g, const char *const *hosts, int rpn)
   g->load = calloc((size_t)g->nlinks + 1, sizeof *g->load);
   g->bw = calloc((size_t)g->nlinks + 1, sizeof *g->bw);
   if (!g->load || !g->bw)
-    return -1;
+    return SA_ENOMEM;
   for (int l = 0; l < g->nlinks; l++)
     g->bw[l] = sg_link_get_bandwidth(g->links[l]);
   return 0;

@@ -1,5 +1,6 @@
 /* hostfile.c: the run's shape and its node-major hostfile (ranks are placed in file order). */
 #include "hostfile.h"
+#include "common/sa_error.h"
 
 #include <stdio.h>
 
@@ -8,7 +9,7 @@ int sim_layout(const sim_platform *pf, int *nodes, int *rpn, char *err, size_t e
   if (*nodes > pf->nnodes) {
     snprintf(err, errlen, "--nodes %d: platform %s has only %d node%s", *nodes, pf->name, pf->nnodes,
              pf->nnodes == 1 ? "" : "s");
-    return -1;
+    return SA_EINVAL;
   }
   if (*nodes == 0)
     *nodes = pf->nnodes;
@@ -20,12 +21,12 @@ int sim_layout(const sim_platform *pf, int *nodes, int *rpn, char *err, size_t e
   if (*rpn == 0 && smallest != largest) {
     snprintf(err, errlen, "nodes of %s have from %d to %d GPUs: give --ranks-per-node (at most %d)", pf->name,
              smallest, largest, smallest);
-    return -1;
+    return SA_EINVAL;
   }
   if (*rpn > smallest) {
     snprintf(err, errlen, "--ranks-per-node %d: nodes of %s have %s%d GPUs", *rpn, pf->name,
              smallest == largest ? "" : "as few as ", smallest);
-    return -1;
+    return SA_EINVAL;
   }
   if (*rpn == 0)
     *rpn = smallest;
@@ -41,7 +42,7 @@ int sim_hostfile_write(const sim_platform *pf, int nodes, int rpn, const char *p
 {
   FILE *f = fopen(path, "w");
   if (!f)
-    return -1;
+    return SA_EIO;
   for (int i = 0; i < nodes * rpn; i++)
     fprintf(f, "%s\n", sim_layout_host(pf, rpn, i));
   return fclose(f) == 0 ? 0 : -1;

@@ -7,13 +7,13 @@
 #include "platform.h"
 
 /* Settles the shape of a run: nodes = *nodes or all, ranks per node = *rpn or the GPUs of a
- * node (the selected nodes must then all have the same count). Returns 0, or -1 with err. */
+ * node (the selected nodes must then all have the same count). Returns 0, or SA_EINVAL with err. */
 int sim_layout(const sim_platform *pf, int *nodes, int *rpn, char *err, size_t errlen);
 
 /* Host i of the run: GPU i % rpn of node i / rpn. */
 const char *sim_layout_host(const sim_platform *pf, int rpn, int i);
 
-/* Writes the nodes*rpn host names, one per line, node-major. Returns 0 or -1 (errno). */
+/* Writes the nodes*rpn host names, one per line, node-major. Returns 0 or SA_EIO (errno says why). */
 int sim_hostfile_write(const sim_platform *pf, int nodes, int rpn, const char *path);
 
 #endif

@@ -1,5 +1,6 @@
 /* launch.c: builds the smpirun command line and runs it. */
 #include "launch.h"
+#include "common/sa_error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,7 +40,7 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
     free(argv);
     free(cfg);
     snprintf(err, errlen, "out of memory");
-    return -1;
+    return SA_ENOMEM;
   }
   snprintf(np, sizeof np, "%d", l->np);
   size_t k = 0;
@@ -95,7 +96,7 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   free(argv);
   if (pid < 0) {
     snprintf(err, errlen, "cannot start smpirun: %s", ok ? strerror(errno) : "out of memory");
-    return -1;
+    return SA_ERUN;
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
     return 0;
@@ -105,7 +106,7 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
     snprintf(err, errlen, "the simulation was killed by signal %d", WTERMSIG(status));
   else
     snprintf(err, errlen, "the simulation failed (smpirun exit status %d)", WEXITSTATUS(status));
-  return -1;
+  return SA_ERUN;
 }
 
 void sim_print_tail(const char *path, int lines, FILE *out)

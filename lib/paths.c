@@ -1,6 +1,7 @@
 /* paths.c: locating platforms/ and the runner next to the binary, so that the tool works
  * from any working directory. */
 #include "paths.h"
+#include "common/sa_error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +12,11 @@ int sim_bin_dir(char *buf, size_t len)
 {
   ssize_t n = readlink("/proc/self/exe", buf, len - 1);
   if (n <= 0)
-    return -1;
+    return SA_EIO;
   buf[n] = '\0';
   char *slash = strrchr(buf, '/');
   if (!slash)
-    return -1;
+    return SA_EIO;
   *slash = '\0';
   return 0;
 }

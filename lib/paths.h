@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-/* Fills the directory holding the running binary (bin/). Returns 0 or -1. */
+/* Fills the directory holding the running binary (bin/). Returns 0 or SA_EIO. */
 int sim_bin_dir(char *buf, size_t len);
 
 /* platforms/: $SIMALLREDUCE_PLATFORMS, else <bin>/../platforms. */

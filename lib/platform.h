@@ -37,12 +37,12 @@ typedef struct {
 char *sim_platform_resolve(const char *arg, const char *dir, char *err, size_t errlen);
 
 /* Loads the file with SimGrid (in a child process, so that a file SimGrid cannot parse is
- * reported, not fatal) and groups its hosts. Returns 0, or -1 with err filled. */
+ * reported, not fatal) and groups its hosts. Returns 0, or an SA_E* code with err filled. */
 int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errlen);
 int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *err, size_t errlen);
 
 /* The host lines the loader's child prints ("@host<TAB>name<TAB>node"), grouped into pf
- * (whose path names the file in messages). Returns 0, or -1 with err. */
+ * (whose path names the file in messages). Returns 0, or an SA_E* code with err. */
 int sim_platform_parse_hosts(const char *out, sim_platform *pf, char *err, size_t errlen);
 
 /* SimGrid's first error line in the child's output, without its "[time] file:line:
@@ -53,11 +53,11 @@ void sim_platform_reason(const char *out, char *err, size_t errlen);
  * properties and settings for sim_platform_net_parse. */
 void sim_platform_probe(const sim_platform *grouped);
 
-/* In the parent: reads the probe's lines back into pf->net. Returns 0, or -1 with err. */
+/* In the parent: reads the probe's lines back into pf->net. Returns 0, or an SA_E* code with err. */
 int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t errlen);
 
 /* Groups a host list (names and node properties already set) into nodes; used by the loader
- * and by tests. Takes ownership of hosts. Returns 0, or -1 with err filled. */
+ * and by tests. Takes ownership of hosts. Returns 0, or an SA_E* code with err filled. */
 int sim_platform_group(sim_platform *pf, sim_host *hosts, int nhosts, char *err, size_t errlen);
 
 void sim_platform_free(sim_platform *pf);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "platform.h"
+#include "common/sa_error.h"
 
 /* The j of a "...-gpu<j>" name, or -1. */
 static int gpu_index(const char *name)
@@ -32,7 +33,7 @@ int sim_platform_group(sim_platform *pf, sim_host *hosts, int nhosts, char *err,
   pf->nhosts = nhosts;
   if (nhosts == 0) {
     snprintf(err, errlen, "platform %s has no hosts", pf->path);
-    return -1;
+    return SA_EPARSE;
   }
   for (int i = 0; i < nhosts; i++)
     hosts[i].gpu = gpu_index(hosts[i].name);
@@ -45,7 +46,7 @@ int sim_platform_group(sim_platform *pf, sim_host *hosts, int nhosts, char *err,
   pf->node_size = calloc((size_t)pf->nnodes, sizeof(int));
   if (!pf->node_first || !pf->node_size) {
     snprintf(err, errlen, "out of memory");
-    return -1;
+    return SA_ENOMEM;
   }
   for (int i = 0, n = -1; i < nhosts; i++) {
     if (i == 0 || hosts[i].node != hosts[i - 1].node)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/compute.h"
+#include "common/sa_error.h"
 #include "platform.h"
 
 static int is_file(const char *p)
@@ -63,7 +64,7 @@ static int check_props(sg_host_t h)
     for (char *c = shown; *c; c++)
       *c = (unsigned char)*c < 32 ? '?' : *c;
     printf("@badprop\t%s\t%s\t%s\t%s\n", sg_host_get_name(h), sa_compute_name(i), shown, why);
-    return -1;
+    return SA_EINVAL;
   }
   return 0;
 }
@@ -140,7 +141,7 @@ int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *er
   int fds[2];
   if (!pf->path || !pf->name || pipe(fds) != 0) {
     snprintf(err, errlen, "cannot load platform %s: %s", path, strerror(errno));
-    return -1;
+    return SA_EIO;
   }
   fflush(NULL);
   pid_t pid = fork();
@@ -158,7 +159,7 @@ int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *er
   if (pid > 0)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
       ;
-  int rc = -1;
+  int rc = SA_EPARSE;
   if (!out) {
     snprintf(err, errlen, "cannot load platform %s: %s", path, pid < 0 ? strerror(errno) : "out of memory");
   } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

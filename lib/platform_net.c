@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "platform.h"
+#include "common/sa_error.h"
 #include "sg_settings.h"
 
 /* SimGrid 3.32's defaults for SMPI's network factors (the values its config reports for
@@ -47,20 +48,20 @@ static int parse_route(cost_net *net, char *line)
   for (char *t = strtok_r(line, "\t", &save); t && n < 7; t = strtok_r(NULL, "\t", &save))
     f[n++] = t;
   if (n < 6)
-    return -1;
+    return SA_EPARSE;
   cost_route **slot = table_slot(net, f[1]);
   int j = atoi(f[2]), k = atoi(f[3]), ids[64], nid = 0;
   if (!slot || j < 0 || k < 0 || j >= net->gpus || k >= net->gpus)
-    return -1;
+    return SA_EPARSE;
   if (!*slot && !(*slot = cost_routes_new(net->gpus)))
-    return -1;
+    return SA_ENOMEM;
   for (char *s2 = NULL, *t = n > 6 ? strtok_r(f[6], ",", &s2) : NULL; t && nid < 64; t = strtok_r(NULL, ",", &s2)) {
     ids[nid] = atoi(t);
     if (ids[nid] < 0 || ids[nid] >= net->nlinks)
-      return -1;
+      return SA_EPARSE;
     nid++;
   }
-  return cost_route_set(&(*slot)[j * net->gpus + k], ids, nid, strtod(f[4], NULL), strtod(f[5], NULL)) ? -1 : 0;
+  return cost_route_set(&(*slot)[j * net->gpus + k], ids, nid, strtod(f[4], NULL), strtod(f[5], NULL)) ? SA_ENOMEM : 0;
 }
 
 /* A host property of node 0's first GPU; its value was validated when the platform was
@@ -75,6 +76,9 @@ static void parse_prop(cost_net *net, const char *key, const char *value)
     sim_setting_apply(net, key, value, why, sizeof why);
 }
 
+/* Two reasons of the parse with messages of their own, beside the SA_E* codes. */
+enum { NO_FACTORS = 1, NO_ROUTES = 2 };
+
 int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t errlen)
 {
   cost_net *net = &pf->net;
@@ -86,21 +90,21 @@ int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t 
   net->links = calloc((size_t)(net->nlinks ? net->nlinks : 1), sizeof *net->links);
   pf->cfg_lat_factor = config_change(out, "smpi/lat-factor");
   pf->cfg_bw_factor = config_change(out, "smpi/bw-factor");
-  int rc = net->links ? 0 : -1;
+  int rc = net->links ? 0 : SA_ENOMEM;
   char why[256];
   if (rc == 0)
     rc = sim_setting_apply(net, "smpi/lat-factor", pf->cfg_lat_factor ? pf->cfg_lat_factor : SMPI_DEFAULT_LAT_FACTOR, why,
                            sizeof why) < 0 ||
                  sim_setting_apply(net, "smpi/bw-factor", pf->cfg_bw_factor ? pf->cfg_bw_factor : SMPI_DEFAULT_BW_FACTOR,
                                    why, sizeof why) < 0
-             ? -2
+             ? NO_FACTORS
              : 0;
   int routes = 0;
   for (const char *c = out; rc == 0 && c && *c; c = strchr(c, '\n') ? strchr(c, '\n') + 1 : NULL) {
     const char *eol = strchr(c, '\n');
     char *line = eol ? strndup(c, (size_t)(eol - c)) : strdup(c);
     if (!line) {
-      rc = -1;
+      rc = SA_ENOMEM;
       break;
     }
     char key[64], value[4096];
@@ -108,7 +112,7 @@ int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t 
       int i, shared;
       double bw, lat;
       if (sscanf(line + 6, "%d\t%lf\t%lf\t%d", &i, &bw, &lat, &shared) != 4 || i < 0 || i >= net->nlinks)
-        rc = -1;
+        rc = SA_EPARSE;
       else
         net->links[i] = (cost_link){bw, lat, shared};
     } else if (strncmp(line, "@route\t", 7) == 0) {
@@ -118,15 +122,15 @@ int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t 
       parse_prop(net, key, value);
       pf->host_or |= strcmp(key, "smpi/or") == 0;
     } else if (sscanf(line, "@cfg\t%63[^\t]\t%4095[^\n]", key, value) == 2) {
-      rc = sim_setting_apply(net, key, value, why, sizeof why) < 0 ? -1 : 0;
+      rc = sim_setting_apply(net, key, value, why, sizeof why) < 0 ? SA_EPARSE : 0;
     }
     free(line);
   }
   if (rc == 0 && (routes == 0 || !net->intra[0]) && net->gpus > 1)
-    rc = -3;
+    rc = NO_ROUTES;
   if (rc)
-    snprintf(err, errlen, "%s", rc == -2 ? "SMPI's network factors in this platform cannot be read"
-                                 : rc == -3 ? "SimGrid gave no routes between the GPUs of a node"
-                                            : "the platform's network could not be read");
-  return rc ? -1 : 0;
+    snprintf(err, errlen, "%s", rc == NO_FACTORS ? "SMPI's network factors in this platform cannot be read"
+                                 : rc == NO_ROUTES ? "SimGrid gave no routes between the GPUs of a node"
+                                                   : "the platform's network could not be read");
+  return rc == NO_FACTORS ? SA_EPARSE : rc == NO_ROUTES ? SA_ENOROUTE : rc;
 }

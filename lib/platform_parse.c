@@ -32,17 +32,17 @@ static int host_line(const char *line, const char *end, sim_host *h)
 {
   const char *name = line + 6, *tab = memchr(name, '\t', (size_t)(end - name));
   if (!tab || tab == name)
-    return -1;
+    return SA_EPARSE;
   char num[24];
   size_t len = (size_t)(end - tab - 1);
   if (len == 0 || len >= sizeof num)
-    return -1;
+    return SA_EPARSE;
   memcpy(num, tab + 1, len);
   num[len] = '\0';
   char *stop;
   long node = strtol(num, &stop, 10);
   if (*stop || node < 0 || node > 1 << 20)
-    return -1;
+    return SA_EPARSE;
   h->name = strndup(name, (size_t)(tab - name));
   h->node = (int)node;
   return h->name ? 0 : -1;
@@ -71,14 +71,14 @@ static int bad_property(const char *out, const sim_platform *pf, char *err, size
 int sim_platform_parse_hosts(const char *out, sim_platform *pf, char *err, size_t errlen)
 {
   if (bad_property(out, pf, err, errlen) != 0)
-    return -1;
+    return SA_EINVAL;
   int n = 0, i = 0;
   for (const char *c = out; (c = strstr(c, "@host\t")) != NULL; c++)
     n++;
   sim_host *hosts = calloc((size_t)(n ? n : 1), sizeof *hosts);
   if (!hosts) {
     snprintf(err, errlen, "out of memory");
-    return -1;
+    return SA_ENOMEM;
   }
   for (const char *line = out; line && *line;) {
     const char *eol = strchr(line, '\n'), *end = eol ? eol : line + strlen(line);
@@ -91,7 +91,7 @@ int sim_platform_parse_hosts(const char *out, sim_platform *pf, char *err, size_
         for (int k = 0; k <= i; k++)
           free(hosts[k].name);
         free(hosts);
-        return -1;
+        return SA_EPARSE;
       }
       i++;
     }

@@ -1,5 +1,6 @@
 /* sizes.c: parsing and expanding message sizes. */
 #include "sizes.h"
+#include "common/sa_error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,7 +15,7 @@ int sim_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
   const char *p = s;
   if (!isdigit((unsigned char)*p)) {
     snprintf(err, errlen, "size '%s' is not a number of bytes (e.g. 512, 64K, 100M, 1G)", s);
-    return -1;
+    return SA_EINVAL;
   }
   errno = 0;
   char *end;
@@ -28,15 +29,15 @@ int sim_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
   }
   if (*end != '\0') {
     snprintf(err, errlen, "size '%s' is not a number of bytes (e.g. 512, 64K, 100M, 1G)", s);
-    return -1;
+    return SA_EINVAL;
   }
   if (errno == ERANGE || v > (SIM_MAX_BYTES >> shift)) {
     snprintf(err, errlen, "size '%s' is too large (at most 2G bytes per rank)", s);
-    return -1;
+    return SA_EINVAL;
   }
   if (v == 0) {
     snprintf(err, errlen, "size '%s' is zero: give at least one element", s);
-    return -1;
+    return SA_EINVAL;
   }
   *out = (uint64_t)v << shift;
   return 0;
@@ -47,33 +48,33 @@ int sim_parse_sweep(const char *s, uint64_t *min, uint64_t *max, double *factor,
   char buf[128];
   if (strlen(s) >= sizeof buf) {
     snprintf(err, errlen, "--sizes '%.40s...' is too long", s);
-    return -1;
+    return SA_EINVAL;
   }
   strcpy(buf, s);
   char *c1 = strchr(buf, ':');
   if (!c1) {
     snprintf(err, errlen, "--sizes '%s' must be MIN:MAX[:FACTOR]", s);
-    return -1;
+    return SA_EINVAL;
   }
   *c1++ = '\0';
   char *c2 = strchr(c1, ':');
   if (c2)
     *c2++ = '\0';
   if (sim_parse_size(buf, min, err, errlen) || sim_parse_size(c1, max, err, errlen))
-    return -1;
+    return SA_EINVAL;
   *factor = 2.0;
   if (c2) {
     char *end;
     double f = strtod(c2, &end);
     if (end == c2 || *end || !(f > 1.0) || !isfinite(f) || f > 1e6) {
       snprintf(err, errlen, "--sizes factor '%s' must be a number greater than 1", c2);
-      return -1;
+      return SA_EINVAL;
     }
     *factor = f;
   }
   if (*min > *max) {
     snprintf(err, errlen, "--sizes '%s': MIN is larger than MAX", s);
-    return -1;
+    return SA_EINVAL;
   }
   return 0;
 }
@@ -89,11 +90,11 @@ int sim_parse_size_list(const char *s, size_t elem, uint64_t **out, char *err, s
   char buf[1024];
   if (strlen(s) >= sizeof buf) {
     snprintf(err, errlen, "--sizes '%.40s...' is too long", s);
-    return -1;
+    return SA_EINVAL;
   }
   if (!strchr(s, ',')) {
     snprintf(err, errlen, "--sizes '%s' must be MIN:MAX[:FACTOR] or a list S1,S2,...", s);
-    return -1;
+    return SA_EINVAL;
   }
   strcpy(buf, s);
   size_t n = 0, cap = 1;
@@ -102,26 +103,26 @@ int sim_parse_size_list(const char *s, size_t elem, uint64_t **out, char *err, s
   uint64_t *v = malloc(cap * sizeof *v);
   if (!v) {
     snprintf(err, errlen, "out of memory");
-    return -1;
+    return SA_ENOMEM;
   }
   char *save = NULL;
   /* strtok_r skips empty items, which would hide a typo: a list has exactly cap items */
   for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
     if (sim_parse_size(item, &v[n], err, errlen) != 0) {
       free(v);
-      return -1;
+      return SA_EINVAL;
     }
     if (v[n] % elem != 0) {
       snprintf(err, errlen, "--sizes: %s is not a whole number of %zu-byte elements", item, elem);
       free(v);
-      return -1;
+      return SA_EINVAL;
     }
     n++;
   }
   if (n != cap) {
     snprintf(err, errlen, "--sizes '%s' has an empty item", s);
     free(v);
-    return -1;
+    return SA_EINVAL;
   }
   qsort(v, n, sizeof *v, ascending);
   size_t kept = 0;
@@ -137,7 +138,7 @@ int sim_expand_sweep(uint64_t min, uint64_t max, double factor, size_t elem, uin
   size_t cap = 16, n = 0;
   uint64_t *v = malloc(cap * sizeof *v);
   if (!v)
-    return -1;
+    return SA_ENOMEM;
   for (int i = 0;; i++) {
     double x = (double)min * pow(factor, i);
     uint64_t b = x > (double)max ? max : (uint64_t)x;
@@ -149,7 +150,7 @@ int sim_expand_sweep(uint64_t min, uint64_t max, double factor, size_t elem, uin
         uint64_t *w = realloc(v, 2 * cap * sizeof *v);
         if (!w) {
           free(v);
-          return -1;
+          return SA_ENOMEM;
         }
         v = w;
         cap *= 2;

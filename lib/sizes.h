@@ -8,7 +8,7 @@
 /* Largest bytes per rank accepted: element counts must stay within MPI's int range. */
 #define SIM_MAX_BYTES ((uint64_t)2 << 30)
 
-/* Parses "N", "NK", "NM", "NG" (K/M/G = 2^10/2^20/2^30, either case). Returns 0, or -1
+/* Parses "N", "NK", "NM", "NG" (K/M/G = 2^10/2^20/2^30, either case). Returns 0, or SA_EINVAL
  * with a reason in err. Zero and values above SIM_MAX_BYTES are rejected. */
 int sim_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
 
@@ -17,12 +17,12 @@ int sim_parse_sweep(const char *s, uint64_t *min, uint64_t *max, double *factor,
 
 /* Parses a list "S1,S2[,...]" (a comma at least; each size as sim_parse_size takes it and a
  * whole number of elem-byte elements) into ascending sizes without repeats, malloc'd into
- * *out. Returns how many, or -1 with a reason in err. */
+ * *out. Returns how many, or SA_EINVAL / SA_ENOMEM with a reason in err. */
 int sim_parse_size_list(const char *s, size_t elem, uint64_t **out, char *err, size_t errlen);
 
 /* The geometric sweep min, min*f, min*f^2, ... <= max, each rounded down to a whole number of
  * elem-byte elements (at least one), without repeats; max itself is always included.
- * Returns the number of sizes (malloc'd into *out), or -1 on allocation failure. */
+ * Returns the number of sizes (malloc'd into *out), or SA_ENOMEM. */
 int sim_expand_sweep(uint64_t min, uint64_t max, double factor, size_t elem, uint64_t **out);
 
 /* Formats bytes as the shortest exact K/M/G form ("64M", "1536K", "40"). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "algos/ar_hostprops.h"
+#include "common/sa_error.h"
 #include "ar_verify.h"
 #include "runner.h"
 #include "sparse_ref.h"
@@ -29,13 +30,13 @@ static int check_layout(const ar_layout *L, int rank)
       MPI_Comm_rank(L->cross, &at) != MPI_SUCCESS || MPI_Comm_size(L->cross, &n) != MPI_SUCCESS ||
       (n > 1 && MPI_Sendrecv(&node, 1, MPI_INT, (at + 1) % n, 0, &prev, 1, MPI_INT, (at + n - 1) % n, 0, L->cross,
                              MPI_STATUS_IGNORE) != MPI_SUCCESS))
-    return -1;
+    return SA_EMPI;
   bad = node >= 0 && (span[0] != -span[1] || (at > 0 && prev == node));
   if (MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
-    return -1;
+    return SA_EMPI;
   if (bad && rank == 0)
     fprintf(stderr, "ar_runner: ranks are not node-major with %d ranks per node\n", L->rpn);
-  return bad ? -1 : 0;
+  return bad ? SA_ELAYOUT : 0;
 }
 
 /* Results are gathered with allreduces, never MPI_Reduce: SMPI's default reduce takes about

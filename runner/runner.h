@@ -36,11 +36,11 @@ typedef struct {
   int rc; /* 0 or the AR_E* code of the first failing rank */
 } runner_point;
 
-/* Parses argv; on error prints one line to stderr and returns -1. */
+/* Parses argv; on error prints one line to stderr and returns an SA_E* code. */
 int runner_parse(int argc, char **argv, runner_config *cfg);
 void runner_config_free(runner_config *cfg);
 
-/* Rank 0 writes the result file; returns 0 or -1 (message on stderr). */
+/* Rank 0 writes the result file; returns 0 or SA_EIO (message on stderr). */
 int runner_write(const runner_config *cfg, int ranks, const runner_point *pts, int npts);
 
 #endif

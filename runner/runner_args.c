@@ -1,5 +1,6 @@
 /* runner_args.c: the runner's command line; the driver builds it, so errors are terse. */
 #include "runner.h"
+#include "common/sa_error.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@ static int parse_algos(char *list, runner_config *cfg)
     const ar_algo *a = ar_find(tok);
     if (!a || cfg->nalgos == RUNNER_MAX_ALGOS) {
       fprintf(stderr, "ar_runner: unknown or too many algorithms at '%s'\n", tok);
-      return -1;
+      return SA_EINVAL;
     }
     cfg->algos[cfg->nalgos++] = a;
   }
@@ -26,7 +27,7 @@ static int parse_sizes(const char *list, runner_config *cfg)
     n += *c == ',';
   cfg->sizes = calloc((size_t)n, sizeof *cfg->sizes);
   if (!cfg->sizes)
-    return -1;
+    return SA_ENOMEM;
   const char *c = list;
   for (int i = 0; i < n; i++) {
     char *end;
@@ -34,7 +35,7 @@ static int parse_sizes(const char *list, runner_config *cfg)
     unsigned long long v = strtoull(c, &end, 10);
     if (errno || end == c || (*end != ',' && *end != '\0')) {
       fprintf(stderr, "ar_runner: bad size list '%s'\n", list);
-      return -1;
+      return SA_EINVAL;
     }
     cfg->sizes[i] = (size_t)v;
     c = *end ? end + 1 : end;
@@ -49,7 +50,7 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
   double v = strtod(s, &end);
   if (end == s || *end || v < lo || v > hi) {
     fprintf(stderr, "ar_runner: bad value '%s' for %s\n", s, opt);
-    return -1;
+    return SA_EINVAL;
   }
   *out = v;
   return 0;
@@ -74,7 +75,7 @@ static int set_num(runner_config *cfg, const char *opt, const char *v)
     if (strcmp(opt, numopts[k].name) != 0)
       continue;
     if (parse_num(opt, v, numopts[k].lo, numopts[k].hi, &d))
-      return -1;
+      return SA_EINVAL;
     switch (k) {
     case OPT_RPN: cfg->params.ranks_per_node = (int)d; break;
     case OPT_SEGMENT: cfg->params.segment_bytes = (size_t)d; break;
@@ -87,7 +88,7 @@ static int set_num(runner_config *cfg, const char *opt, const char *v)
     return 0;
   }
   fprintf(stderr, "ar_runner: unknown option %s\n", opt);
-  return -1;
+  return SA_EINVAL;
 }
 
 int runner_parse(int argc, char **argv, runner_config *cfg)
@@ -107,7 +108,7 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
     }
     if (i + 1 >= argc) {
       fprintf(stderr, "ar_runner: %s needs a value\n", o);
-      return -1;
+      return SA_EINVAL;
     }
     char *v = argv[++i];
     if (strcmp(o, "--algo") == 0)
@@ -123,13 +124,13 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
   }
   if (rc == 0 && (cfg->nalgos == 0 || cfg->nsizes == 0 || !cfg->result_path)) {
     fprintf(stderr, "ar_runner: --algo, --sizes and --result are required\n");
-    rc = -1;
+    rc = SA_EINVAL;
   }
   cfg->params.real_data = cfg->verify;
 #ifndef AR_SMPI
   cfg->params.real_data = 1; /* a real run moves real bytes whatever it is asked to check */
 #endif
-  return rc ? -1 : 0;
+  return rc;
 }
 
 void runner_config_free(runner_config *cfg) { free(cfg->sizes); }

@@ -64,5 +64,5 @@ int runner_write(const runner_config *cfg, int ranks, const runner_point *pts, i
   free(text);
   if (!ok)
     fprintf(stderr, "ar_runner: cannot write %s\n", cfg->result_path);
-  return ok ? 0 : -1;
+  return ok ? 0 : SA_EIO;
 }

@@ -1,6 +1,7 @@
 /* sparse_ref.c: the top-k references. They regenerate each rank's input from the --verify
  * pattern (as if gathered) and apply the algorithm's own sparse semantics. */
 #include "sparse_ref.h"
+#include "common/sa_error.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,12 +16,12 @@ static int add_selected(void *ref, size_t off, const void *x, size_t len, ar_dty
 {
   uint32_t *idx = malloc((k ? k : 1) * sizeof *idx);
   if (!idx)
-    return -1;
+    return SA_ENOMEM;
   size_t n = mstopk ? ar_mstopk(x, len, dt, k, AR_MSTOPK_SAMPLINGS, seed, idx, NULL) : ar_topk_exact(x, len, dt, k, idx);
   for (size_t i = 0; i < n && n != (size_t)-1; i++)
     ar_set(ref, off + idx[i], dt, ar_get(ref, off + idx[i], dt) + ar_get(x, idx[i], dt));
   free(idx);
-  return n == (size_t)-1 ? -1 : 0;
+  return n == (size_t)-1 ? SA_ENOMEM : 0;
 }
 
 int ar_sparse_reference(const char *algo, const ar_pattern *pat, int ranks, int rpn, size_t count, ar_dtype dt,
@@ -29,7 +30,7 @@ int ar_sparse_reference(const char *algo, const ar_pattern *pat, int ranks, int 
   size_t es = ar_dtype_size(dt);
   int topk = strcmp(algo, "topk") == 0;
   if (!topk && strcmp(algo, "hitopk") != 0)
-    return -1;
+    return SA_EINVAL;
   void *x = malloc(count * es + es), *sum = malloc(count * es + es);
   int rc = x && sum ? 0 : -1;
   memset(ref, 0, count * es);

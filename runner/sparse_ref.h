@@ -8,7 +8,7 @@
 /* Fills ref[0..count) with the result of sparse algorithm `algo` ("topk" or "hitopk") on
  * the pattern's inputs of `ranks` ranks, `rpn` per node, at `density`: the same selections
  * (exact top-k per rank; seeded MSTopK per node and shard) applied to the same data, summed
- * in the element type. Returns 0, -1 for an unknown algorithm or no memory. */
+ * in the element type. Returns 0, SA_EINVAL for an unknown algorithm or SA_ENOMEM. */
 int ar_sparse_reference(const char *algo, const ar_pattern *pat, int ranks, int rpn, size_t count, ar_dtype dt,
                         double density, void *ref);
 

@@ -1,5 +1,6 @@
 /* cli.c: parses and checks the simallreduce options; every mistake gets one line. */
 #include "cli.h"
+#include "common/sa_error.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -73,7 +74,7 @@ void sim_cli_usage(FILE *f)
 static int fail(char *err, size_t errlen, const char *msg, const char *arg)
 {
   snprintf(err, errlen, msg, arg);
-  return -1;
+  return SA_EINVAL;
 }
 
 static int parse_int(const char *opt, const char *s, long lo, long hi, int *out, char *err, size_t errlen)
@@ -82,7 +83,7 @@ static int parse_int(const char *opt, const char *s, long lo, long hi, int *out,
   long v = strtol(s, &end, 10);
   if (end == s || *end || v < lo || v > hi) {
     snprintf(err, errlen, "%s '%s' must be a whole number from %ld to %ld", opt, s, lo, hi);
-    return -1;
+    return SA_EINVAL;
   }
   *out = (int)v;
   return 0;
@@ -92,7 +93,7 @@ static int parse_real(const char *s, double *out)
 {
   char *end;
   *out = strtod(s, &end);
-  return end != s && *end == '\0' && isfinite(*out) ? 0 : -1;
+  return end != s && *end == '\0' && isfinite(*out) ? 0 : SA_EINVAL;
 }
 
 static int add_algo(sim_opts *o, const char *name, char *err, size_t errlen)
@@ -131,7 +132,7 @@ static int parse_algos(sim_opts *o, const char *list, char *err, size_t errlen)
         return fail(err, errlen, "--algo best chooses one algorithm per size: give it alone, not in '%s'", list);
   }
   char *copy = strdup(list), *save = NULL;
-  int rc = copy ? 0 : -1;
+  int rc = copy ? 0 : SA_ENOMEM;
   for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
     if (strcmp(tok, "all") == 0) {
       for (const sim_algo_info *a = sim_catalog; a->name && rc == 0; a++)
@@ -145,7 +146,7 @@ static int parse_algos(sim_opts *o, const char *list, char *err, size_t errlen)
       for (const sim_algo_info *k = sim_catalog; k->name; k++)
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", known[0] ? ", " : "", k->name);
       snprintf(err, errlen, "unknown algorithm '%s' (known: %s, all)", tok, known);
-      rc = -1;
+      rc = SA_EINVAL;
     } else {
       rc = add_algo(o, a->name, err, errlen);
     }
@@ -166,23 +167,23 @@ static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err
   if (sweep && !strchr(sweep, ':')) {
     int n = sim_parse_size_list(sweep, elem, &o->sizes, err, errlen);
     if (n < 0)
-      return -1;
+      return n;
     o->nsizes = n;
     return 0;
   }
   if (sweep) {
     if (sim_parse_sweep(sweep, &min, &max, &factor, err, errlen))
-      return -1;
+      return SA_EINVAL;
     if (max < elem)
       return fail(err, errlen, "--sizes '%s' holds not even one element", sweep);
   } else {
     min = SIM_DEFAULT_SIZE;
     if (size && sim_parse_size(size, &min, err, errlen))
-      return -1;
+      return SA_EINVAL;
     if (min % elem != 0) {
       snprintf(err, errlen, "--size %s is not a whole number of %s elements (%zu bytes each)", size,
                ar_dtype_name(o->dtype), elem);
-      return -1;
+      return SA_EINVAL;
     }
     max = min;
   }

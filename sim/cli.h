@@ -43,7 +43,7 @@ const char *sim_mode_name(sim_mode m);
 /* Default message size: 100M, about ResNet-50's 25.6M fp32 gradients. */
 #define SIM_DEFAULT_SIZE ((uint64_t)100 << 20)
 
-/* Parses argv into o. Returns 0, or -1 with a one-line reason in err (exit status 2). */
+/* Parses argv into o. Returns 0, or SA_EINVAL with a one-line reason in err (exit status 2). */
 int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen);
 void sim_cli_free(sim_opts *o);
 void sim_cli_usage(FILE *f);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "common/sa_error.h"
 #include "cli.h"
 #include "lib/hostfile.h"
 #include "modeling.h"
@@ -74,7 +75,7 @@ static int check_verify_memory(const sim_opts *o, int ranks, char *err, size_t e
     return 0;
   snprintf(err, errlen, "--verify with %d ranks at %llu bytes needs about %.1f GiB of memory, this machine has %.1f GiB",
            ranks, (unsigned long long)largest, need / (1 << 30), have / (1 << 30));
-  return -1;
+  return SA_EINVAL;
 }
 
 /* One SMPI run of the runner for o's algorithms x sizes; the points go to r. Returns 0, or
@@ -226,7 +227,7 @@ static int check_writable(const char *path, char *err, size_t errlen)
     return 0;
   }
   snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-  return -1;
+  return SA_EIO;
 }
 
 int main(int argc, char **argv)

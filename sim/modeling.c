@@ -1,5 +1,6 @@
 /* modeling.c: the cost models inside the driver. */
 #include "modeling.h"
+#include "common/sa_error.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@ static int apply_cfg(const sim_opts *o, const sim_platform *pf, cost_net *net, c
     if (pf->host_or && strcmp(key, "smpi/or") == 0)
       continue;
     if (sim_setting_apply(net, key, colon + 1, why, len) < 0)
-      return -1;
+      return SA_EINVAL;
   }
   return 0;
 }
@@ -31,15 +32,15 @@ int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes,
   memset(m, 0, sizeof *m);
   if (!pf->has_net) {
     snprintf(m->why, sizeof m->why, "%s", pf->net_err[0] ? pf->net_err : "the platform's network was not read");
-    return -1;
+    return SA_EPARSE;
   }
   if (apply_cfg(o, pf, &pf->net, m->why, sizeof m->why))
-    return -1;
+    return SA_EINVAL;
   cost_shape shape = {nodes, rpn, (int)ar_dtype_size(o->dtype), o->segment, o->channels, o->density, o->overlap};
   int rc = cost_ctx_new(&pf->net, &shape, &m->ctx);
   if (rc) {
     snprintf(m->why, sizeof m->why, "%s", sa_strerror(rc));
-    return -1;
+    return rc;
   }
   m->net = &pf->net;
   cost_ctx_params(m->ctx, &m->params);
@@ -109,7 +110,7 @@ int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int 
     r->compute = m->net->compute;
   r->points = calloc((size_t)o->nalgos * (size_t)o->nsizes + 1, sizeof *r->points);
   if (!r->points)
-    return -1;
+    return SA_ENOMEM;
   if (winner) { /* the choice per size, in size order */
     for (int i = 0; i < o->nsizes; i++)
       if (winner[i] >= 0)
@@ -125,10 +126,10 @@ int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int 
 int sim_model_best(const sim_model *m, const sim_opts *o, int *winner, cost_range *ranges)
 {
   if (!m->ctx)
-    return -1;
+    return SA_ENOMODEL;
   double *t = malloc(sizeof *t * (size_t)o->nalgos * (size_t)o->nsizes);
   if (!t)
-    return -1;
+    return SA_ENOMEM;
   for (int a = 0; a < o->nalgos; a++)
     for (int i = 0; i < o->nsizes; i++) {
       cost_result r;
@@ -136,5 +137,5 @@ int sim_model_best(const sim_model *m, const sim_opts *o, int *winner, cost_rang
     }
   int found = cost_best_pick(t, o->nalgos, o->nsizes, winner);
   free(t);
-  return found ? cost_best_ranges(o->sizes, winner, o->nsizes, ranges) : -1;
+  return found ? cost_best_ranges(o->sizes, winner, o->nsizes, ranges) : SA_ENODATA;
 }

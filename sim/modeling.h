@@ -19,7 +19,7 @@ typedef struct {
 } sim_model;
 
 /* Sets the models up for the run's layout, from the platform's network and the options
- * (--cfg settings override the platform's, as they do in the simulation). Returns 0, or -1
+ * (--cfg settings override the platform's, as they do in the simulation). Returns 0, or an SA_E* code
  * with m->why filled: the run goes on without models. */
 int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes, int rpn);
 void sim_model_close(sim_model *m);
@@ -33,7 +33,7 @@ int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int 
 
 /* --algo best: per size, the index into o->algos of the fastest prediction (-1: none), and
  * the ranges of sizes with the same choice (ranges holds o->nsizes). Returns the number of
- * ranges, or -1 when nothing could be predicted. */
+ * ranges, or a negative SA_E* code when nothing could be predicted. */
 int sim_model_best(const sim_model *m, const sim_opts *o, int *winner, cost_range *ranges);
 
 #endif

@@ -1,5 +1,6 @@
 /* report.c: prints and writes results. */
 #include "report.h"
+#include "common/sa_error.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -124,9 +125,9 @@ static int write_text(const char *path, const char *text)
 {
   FILE *f = fopen(path, "w");
   if (!f)
-    return -1;
+    return SA_EIO;
   int ok = fputs(text, f) >= 0;
-  return fclose(f) == 0 && ok ? 0 : -1;
+  return fclose(f) == 0 && ok ? 0 : SA_EIO;
 }
 
 int sim_report_json(const char *path, const sim_run_info *run, const sim_results *r)
@@ -147,7 +148,7 @@ int sim_report_json(const char *path, const sim_run_info *run, const sim_results
   sim_report_models_json(root, run);
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
-  int rc = text ? write_text(path, text) : -1;
+  int rc = text ? write_text(path, text) : SA_ENOMEM;
   free(text);
   return rc;
 }
@@ -156,7 +157,7 @@ int sim_report_csv(const char *path, const sim_run_info *run, const sim_results 
 {
   FILE *f = fopen(path, "w");
   if (!f)
-    return -1;
+    return SA_EIO;
   fprintf(f, "platform,nodes,ranks_per_node,ranks,algo,bytes,count,dtype,time_s,algbw_GBps,busbw_GBps,verified,"
              "max_abs_err,density,k,phases,model_time_s,nccl_ring_s,nccl_tree_s\n");
   for (int i = 0; i < r->npoints; i++) {
@@ -186,5 +187,5 @@ int sim_report_csv(const char *path, const sim_run_info *run, const sim_results 
     }
     fputc('\n', f);
   }
-  return fclose(f) == 0 ? 0 : -1;
+  return fclose(f) == 0 ? 0 : SA_EIO;
 }

@@ -33,7 +33,7 @@ double sim_algbw(const sim_point *p);
 double sim_busbw(const sim_point *p, int ranks);
 
 void sim_report_table(FILE *f, const sim_run_info *run, const sim_results *r, int phases);
-/* Return 0, or -1 when the file cannot be written. */
+/* Return 0, or SA_EIO when the file cannot be written. */
 int sim_report_json(const char *path, const sim_run_info *run, const sim_results *r);
 int sim_report_csv(const char *path, const sim_run_info *run, const sim_results *r);
 

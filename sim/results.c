@@ -1,5 +1,6 @@
 /* results.c: parses the runner's JSON with cJSON, checking every field it relies on. */
 #include "results.h"
+#include "common/sa_error.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -44,7 +45,7 @@ int sim_results_append(sim_results *a, sim_results *b)
   }
   sim_point *pts = realloc(a->points, sizeof *pts * (size_t)(a->npoints + b->npoints + 1));
   if (!pts)
-    return -1;
+    return SA_ENOMEM;
   memcpy(pts + a->npoints, b->points, sizeof *pts * (size_t)b->npoints);
   a->points = pts;
   a->npoints += b->npoints;
@@ -100,7 +101,7 @@ static int read_point(const cJSON *o, sim_point *p)
     snprintf(p->phase_name[p->nphases], sizeof p->phase_name[0], "%s", it->string);
     p->phase_s[p->nphases++] = it->valuedouble;
   }
-  return ok ? 0 : -1;
+  return ok ? 0 : SA_EPARSE;
 }
 
 static char *slurp(const char *path)
@@ -131,7 +132,7 @@ int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen)
   char *text = slurp(path);
   if (!text) {
     snprintf(err, errlen, "the simulation wrote no result file");
-    return -1;
+    return SA_EIO;
   }
   int rc = sim_results_parse(text, r, err, errlen);
   free(text);
@@ -167,7 +168,7 @@ int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen
   if (!ok) {
     snprintf(err, errlen, "the simulation's result file is not in the expected form");
     sim_results_free(r);
-    return -1;
+    return SA_EPARSE;
   }
   return 0;
 }

@@ -45,10 +45,10 @@ typedef struct {
 /* Clears a point's model fields (to NaN: none). */
 void sim_point_no_model(sim_point *p);
 
-/* Appends b's points to a (b's points are moved). Returns 0 or -1 (out of memory). */
+/* Appends b's points to a (b's points are moved). Returns 0 or SA_ENOMEM. */
 int sim_results_append(sim_results *a, sim_results *b);
 
-/* Reads a runner result file. Returns 0, or -1 with err filled. */
+/* Reads a runner result file. Returns 0, or SA_EIO / SA_EPARSE with err filled. */
 int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen);
 /* The same from the file's text. */
 int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen);

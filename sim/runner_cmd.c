@@ -1,6 +1,7 @@
 /* runner_cmd.c: turns the driver's options into the runner's arguments (ar_runner reads
  * them in runner/runner_args.c). */
 #include "runner_cmd.h"
+#include "common/sa_error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@ int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const ch
   c->algos = calloc((size_t)o->nalgos * 33 + 1, 1);
   if (!c->sizes || !c->algos) {
     sim_runner_cmd_free(c);
-    return -1;
+    return SA_ENOMEM;
   }
   for (int i = 0; i < o->nsizes; i++)
     sprintf(c->sizes + strlen(c->sizes), "%s%llu", i ? "," : "", (unsigned long long)o->sizes[i]);

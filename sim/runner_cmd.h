@@ -10,7 +10,7 @@ typedef struct {
   char *argv[32]; /* NULL-terminated */
 } sim_runner_cmd;
 
-/* Returns 0, or -1 when out of memory. */
+/* Returns 0, or SA_ENOMEM. */
 int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const char *result);
 void sim_runner_cmd_free(sim_runner_cmd *c);
 

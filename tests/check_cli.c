@@ -1,6 +1,7 @@
 /* check_cli.c: option parsing, defaults and every option error. */
 #include <string.h>
 
+#include "common/sa_error.h"
 #include "sim/cli.h"
 #include "check_util.h"
 
@@ -77,7 +78,7 @@ START_TEST(size_must_be_whole_elements)
 {
   sim_opts o;
   const char *a[] = {"--size", "6", NULL}, *b[] = {"--size", "6", "--dtype", "fp16", NULL};
-  ck_assert_int_eq(parse(&o, a), -1);
+  ck_assert_int_eq(parse(&o, a), SA_EINVAL);
   ck_assert_ptr_nonnull(strstr(err, "fp32"));
   sim_cli_free(&o);
   ck_assert_int_eq(parse(&o, b), 0);
@@ -120,7 +121,7 @@ START_TEST(every_bad_option_is_named)
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     sim_opts o;
-    ck_assert_msg(parse(&o, cases[i].args) == -1, "case %zu (%s) accepted", i, cases[i].args[0]);
+    ck_assert_msg(parse(&o, cases[i].args) == SA_EINVAL, "case %zu (%s) accepted", i, cases[i].args[0]);
     ck_assert_msg(strstr(err, cases[i].says), "case %zu: '%s' lacks '%s'", i, err, cases[i].says);
     ck_assert_msg(!strchr(err, '\n'), "case %zu: more than one line", i);
     sim_cli_free(&o);

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/sa_error.h"
 #include "algos/ar_dtype.h"
 #include "runner/ar_verify.h"
 #include "check_util.h"
@@ -54,7 +55,7 @@ START_TEST(host_sums)
   ar_dtype dt;
   ck_assert_int_eq(ar_dtype_parse("fp32", &dt), 0);
   ck_assert_int_eq(dt, AR_FP32);
-  ck_assert_int_eq(ar_dtype_parse("float", &dt), -1);
+  ck_assert_int_eq(ar_dtype_parse("float", &dt), SA_EINVAL);
 }
 END_TEST
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/sa_error.h"
 #include "lib/hostfile.h"
 #include "lib/platform.h"
 #include "check_util.h"
@@ -87,13 +88,13 @@ START_TEST(broken_files_are_reported_not_fatal)
   sim_platform pf;
   char *p = write_file("trunc.xml", "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"w\" routing=\"Full\">\n"
                                     "<host id=\"node0-gpu0\" speed=\"1f\"><prop id=\"node\" value=\"0\"/>\n");
-  ck_assert_int_eq(sim_platform_load(p, &pf, err, sizeof err), -1);
+  ck_assert_int_eq(sim_platform_load(p, &pf, err, sizeof err), SA_EPARSE);
   ck_assert_msg(strstr(err, "malformed platform") != NULL, "%s", err);
   ck_assert(!strchr(err, '\n'));
   sim_platform_free(&pf);
 
   p = write_file("garbage.xml", "this is not xml at all\n");
-  ck_assert_int_eq(sim_platform_load(p, &pf, err, sizeof err), -1);
+  ck_assert_int_eq(sim_platform_load(p, &pf, err, sizeof err), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "malformed platform"));
   sim_platform_free(&pf);
 
@@ -101,7 +102,7 @@ START_TEST(broken_files_are_reported_not_fatal)
                                "<platform version=\"4.1\"><zone id=\"w\" routing=\"Full\">\n"
                                "<host id=\"gpu0\" speed=\"1f\"/><host id=\"gpu1\" speed=\"1f\"/>\n"
                                "</zone></platform>\n");
-  ck_assert_int_eq(sim_platform_load(p, &pf, err, sizeof err), -1);
+  ck_assert_int_eq(sim_platform_load(p, &pf, err, sizeof err), SA_EPARSE);
   ck_assert_msg(strstr(err, "'node' property") != NULL, "%s", err);
   sim_platform_free(&pf);
   rm_tmp();
@@ -168,13 +169,13 @@ START_TEST(layout_errors)
   sim_platform pf;
   fake_platform(&pf, sizes, 3);
   int nodes = 4, rpn = 0;
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), -1);
+  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), SA_EINVAL);
   ck_assert_ptr_nonnull(strstr(err, "has only 3 nodes"));
   nodes = 0, rpn = 0;
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), -1);
+  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), SA_EINVAL);
   ck_assert_ptr_nonnull(strstr(err, "give --ranks-per-node"));
   nodes = 0, rpn = 5;
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), -1);
+  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), SA_EINVAL);
   ck_assert_ptr_nonnull(strstr(err, "as few as 4"));
   nodes = 0, rpn = 4;
   ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), 0);

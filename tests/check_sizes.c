@@ -1,6 +1,7 @@
 /* check_sizes.c: size parsing, sweeps and formatting. */
 #include <stdlib.h>
 
+#include "common/sa_error.h"
 #include "lib/sizes.h"
 #include "check_util.h"
 
@@ -28,7 +29,7 @@ START_TEST(bad_sizes_are_refused)
   uint64_t v = 7;
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     err[0] = '\0';
-    ck_assert_msg(sim_parse_size(bad[i], &v, err, sizeof err) == -1, "'%s' accepted", bad[i]);
+    ck_assert_msg(sim_parse_size(bad[i], &v, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
     ck_assert_msg(err[0] != '\0', "no reason for '%s'", bad[i]);
     ck_assert_uint_eq(v, 7);
   }
@@ -47,7 +48,7 @@ START_TEST(sweeps)
   ck_assert(f == 1.02);
   const char *bad[] = {"1K", "64M:1K", "1K:64M:1", "1K:64M:0.5", "1K:64M:x", "1K:", ":1K", "1K:2K:2:3"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    ck_assert_msg(sim_parse_sweep(bad[i], &lo, &hi, &f, err, sizeof err) == -1, "'%s' accepted", bad[i]);
+    ck_assert_msg(sim_parse_sweep(bad[i], &lo, &hi, &f, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
 }
 END_TEST
 
@@ -65,7 +66,7 @@ START_TEST(lists)
   free(v);
   const char *bad[] = {"1K", "1K,", ",1K", "1K,,2K", "1K,6", "1K,0", "1K,3G", "1K,x"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    ck_assert_msg(sim_parse_size_list(bad[i], 4, &v, err, sizeof err) == -1, "'%s' accepted", bad[i]);
+    ck_assert_msg(sim_parse_size_list(bad[i], 4, &v, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
 }
 END_TEST
 

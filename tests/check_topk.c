@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sa_error.h"
 #include "runner/sparse_ref.h"
 #include "algos/topk_select.h"
 #include "check_util.h"
@@ -175,7 +176,7 @@ START_TEST(sparse_references)
         ck_assert(ar_sparse_rel_err(&pat, ref, count, dt) > 0);
       }
     }
-  ck_assert_int_eq(ar_sparse_reference("ring", NULL, 1, 1, 0, AR_FP32, 1.0, NULL), -1);
+  ck_assert_int_eq(ar_sparse_reference("ring", NULL, 1, 1, 0, AR_FP32, 1.0, NULL), SA_EINVAL);
 }
 END_TEST
 
