@@ -1,0 +1,170 @@
+#!/bin/sh
+# gen.sh: the blocks of the documentation that the code produces: measured or simulated
+# numbers that would go stale if typed in by hand. A block sits in a page between the lines
+#   <!-- begin docs/gen.sh NAME -->   and   <!-- end docs/gen.sh NAME -->
+# and is what `docs/gen.sh NAME` prints. Run from the repository root after `make`.
+#   docs/gen.sh --list          the block names
+#   docs/gen.sh NAME            print block NAME
+#   docs/gen.sh --check NAME    exit 1, with a diff, when the page's block differs from it
+#   docs/gen.sh --write         rewrite every block in every page
+# Wall times ("simulated in 0.14 s of wall time") are compared as "X s". SIMALLREDUCE_BIN
+# picks another driver binary.
+set -eu
+bin=${SIMALLREDUCE_BIN:-bin/simallreduce}
+names="make-run model-vs-sim validation-reference"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+die() {
+  echo "gen.sh: $1" >&2
+  exit 2
+}
+
+need_bin() { [ -x "$bin" ] || die "$bin not found; run make first"; }
+
+# make-run: the README's example, exactly what `make run` runs and prints.
+make_run() {
+  need_bin
+  echo '```'
+  echo '$ bin/simallreduce --platform tencent16.xml --algo hitopk --phases'
+  "$bin" --platform tencent16.xml --algo hitopk --phases
+  echo '```'
+}
+
+# model-vs-sim: --mode both on tencent16, every hop across the network (docs/cost-models.md).
+# table RANKS_PER_NODE ALGOS SIZES prints one markdown table and keeps its CSV in $tmp.
+table() {
+  "$bin" --platform tencent16.xml --nodes 16 --ranks-per-node "$1" --algo "$2" --sizes "$3" \
+    --mode both --csv "$tmp/$1.csv" >/dev/null
+  awk -F, '
+    function label(b) { return b >= 1048576 ? b / 1048576 "M" : b / 1024 "K" }
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    {
+      a = $col["algo"]; b = $col["bytes"]; s = $col["time_s"] * 1e6; m = $col["model_time_s"] * 1e6
+      if (!(a in seen)) { seen[a] = 1; algo[++na] = a }
+      if (!(b in seenb)) { seenb[b] = 1; size[++nb] = b }
+      cell[a, b] = sprintf("%.1f / %.1f (%+.2f%%)", s, m, 100 * (m - s) / s)
+    }
+    END {
+      head = "| algo |"; rule = "|---|"
+      for (j = 1; j <= nb; j++) { head = head " " label(size[j]) " |"; rule = rule "---|" }
+      print head; print rule
+      for (i = 1; i <= na; i++) {
+        line = "| `" algo[i] "` |"
+        for (j = 1; j <= nb; j++) line = line " " cell[algo[i], size[j]] " |"
+        print line
+      }
+    }' "$tmp/$1.csv"
+}
+
+# stats: reads "group value" lines; prints "group median max" per group in first-seen order.
+stats() {
+  sort -k1,1 -s -k2,2g | awk '
+    { n[$1]++; v[$1, n[$1]] = $2 }
+    END { for (g in n) { k = n[g]; med = k % 2 ? v[g, (k + 1) / 2] : (v[g, k / 2] + v[g, k / 2 + 1]) / 2
+                         print g, med, v[g, k] } }'
+}
+
+model_vs_sim() {
+  need_bin
+  echo "16 nodes x 1 rank (16 ranks), simulated / model in us, and the difference:"
+  echo
+  table 1 ring,rhd,tree,twotree,naive 1K:64M:4
+  echo
+  echo "16 nodes x 8 ranks (128 ranks):"
+  echo
+  table 8 hier,ring 64K:64M:4
+  echo
+  cat "$tmp/1.csv" "$tmp/8.csv" | awk -F, '
+    $1 == "platform" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    { s = $col["time_s"]; d = ($col["model_time_s"] - s) / s; print "all", (d < 0 ? -d : d) * 100 }' >"$tmp/d"
+  stats <"$tmp/d" | awk -v n="$(wc -l <"$tmp/d")" '
+    { printf "%d points: largest difference %.2f%%, median %.3f%%.\n", n, $3, $2 }'
+}
+
+# validation-reference: the reference run of make validate (docs/validation.md).
+validation_reference() {
+  csv=experiments/testbed/reference/validation.csv
+  [ -r "$csv" ] || die "$csv not found"
+  echo "| algo | size | measured (ms) | spread (ms) | simulated (ms) | error |"
+  echo "|---|---|---|---|---|---|"
+  awk -F, 'NR > 1 {
+      b = $2; size = b >= 1048576 ? b / 1048576 "M" : b / 1024 "K"
+      printf "| %s | %s | %.3f | %.3f | %.3f | %+.1f%% |\n", $1, size, $3 * 1e3, ($5 - $4) * 1e3, $8 * 1e3, $10 * 100
+    }' "$csv"
+  echo
+  # |error| per point, of the simulation (group "all" and per algorithm) and of the model
+  awk -F, 'NR > 1 { e = $10 < 0 ? -$10 : $10; print "all", e * 100; print $1, e * 100
+                    m = ($9 - $3) / $3; print "model", (m < 0 ? -m : m) * 100 }' "$csv" >"$tmp/e"
+  stats <"$tmp/e" >"$tmp/s"
+  npts=$(awk -F, 'NR > 1' "$csv" | wc -l)
+  algos=$(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s ", $1 }' "$csv")
+  sizes=$(awk -F, 'NR > 1 && !seen[$2]++' "$csv" | wc -l)
+  # geometric mean of |error|, each floored at 0.01%, as simcalib validate computes it
+  geo=$(awk -F, 'NR > 1 { e = $10 < 0 ? -$10 : $10; if (e < 1e-4) e = 1e-4; s += log(e); n++ }
+                 END { printf "%.1f", 100 * exp(s / n) }' "$csv")
+  awk -v n="$npts" -v geo="$geo" -v algos="$algos" -v sizes="$sizes" '
+    { med[$1] = $2; max[$1] = $3 }
+    END {
+      k = split(algos, a, " ")
+      printf "Median |error| %.1f%%, geometric mean %s%%, max %.1f%% over %d points (%d algorithms x %d\n",
+             med["all"], geo, max["all"], n, k, sizes
+      printf "sizes); the cost model (`--mode both`) against the same measurements: median %.1f%%, max\n",
+             med["model"], max["model"]
+      printf "%.1f%%. Per algorithm (median / max):\n", max["model"]
+      for (i = 1; i <= k; i++) printf "%s%s %.1f%% / %.1f%%%s", (i > 1 ? " " : ""), a[i], med[a[i]], max[a[i]], (i < k ? "," : ".\n")
+    }' "$tmp/s"
+}
+
+block() {
+  case "$1" in
+    make-run) make_run ;;
+    model-vs-sim) model_vs_sim ;;
+    validation-reference) validation_reference ;;
+    *) die "no block '$1' (blocks: $names)" ;;
+  esac
+}
+
+# page NAME: the page holding block NAME (exactly one).
+page() {
+  pages=$(grep -lxF "<!-- begin docs/gen.sh $1 -->" README.md docs/*.md 2>/dev/null || true)
+  [ "$(printf '%s\n' "$pages" | grep -c .)" -eq 1 ] || die "block '$1' must be in exactly one page, found in: ${pages:-none}"
+  grep -qxF "<!-- end docs/gen.sh $1 -->" "$pages" || die "$pages: block '$1' has no end line"
+  echo "$pages"
+}
+
+# in_page NAME PAGE: the block's current text in the page.
+in_page() {
+  awk -v b="<!-- begin docs/gen.sh $1 -->" -v e="<!-- end docs/gen.sh $1 -->" \
+    '$0 == e { on = 0 } on { print } $0 == b { on = 1 }' "$2"
+}
+
+wall() { sed 's/in [0-9.]* s of wall time/in X s of wall time/'; }
+
+case "${1-}" in
+  --list) echo "$names" | tr ' ' '\n' ;;
+  --check)
+    [ $# -eq 2 ] || die "--check takes one block name"
+    p=$(page "$2")
+    block "$2" | wall >"$tmp/want"
+    in_page "$2" "$p" | wall >"$tmp/have"
+    diff -u --label "in $p" --label "from the code" "$tmp/have" "$tmp/want" >"$tmp/diff" || {
+      echo "$p: block '$2' differs from what the code gives (docs/gen.sh --write updates it):"
+      cat "$tmp/diff"
+      exit 1
+    } ;;
+  --write)
+    for blk in $names; do
+      p=$(page "$blk")
+      block "$blk" >"$tmp/gen"
+      awk -v b="<!-- begin docs/gen.sh $blk -->" -v e="<!-- end docs/gen.sh $blk -->" -v gen="$tmp/gen" '
+        $0 == b { print; while ((getline l < gen) > 0) print l; skip = 1; next }
+        $0 == e { skip = 0 }
+        !skip' "$p" >"$tmp/page"
+      cat "$tmp/page" >"$p"
+      echo "gen.sh: $p: $blk"
+    done ;;
+  '' | -*) die "usage: docs/gen.sh --list | NAME | --check NAME | --write" ;;
+  *) [ $# -eq 1 ] || die "one block name at a time"; block "$1" ;;
+esac
