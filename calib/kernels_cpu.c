@@ -13,7 +13,6 @@
 #include "algos/ar_dtype.h"
 #include "algos/topk_select.h"
 #include "common/sa_error.h"
-#include "stats.h"
 
 #define MAX_REPS_CAP 1000
 
@@ -82,7 +81,6 @@ static int time_kernel(const cal_kernel_opts *o, kernel kind, operands *op, doub
   }
   if (rc != 0)
     return rc;
-  cal_summary s = cal_summarize(samples, (size_t)reps);
   cal_point p = cal_point_blank(names[kind], "simcalib kernels");
   snprintf(p.device, sizeof p.device, "cpu");
   if (kind != K_COPY)
@@ -90,12 +88,7 @@ static int time_kernel(const cal_kernel_opts *o, kernel kind, operands *op, doub
   p.bytes = bytes;
   p.count = kind == K_COPY ? bytes : kind == K_SCATTER ? (double)op->k : (double)op->n;
   p.ranks = 1;
-  p.time_s = s.median > 0 ? s.median : 1e-9; /* a clock tick below resolution */
-  p.spread_s = s.q3 - s.q1;
-  p.min_s = s.min;
-  p.max_s = s.max;
-  p.reps = reps;
-  cal_point_bandwidths(&p);
+  cal_point_summarize(&p, samples, reps);
   return cal_data_add(d, &p);
 }
 

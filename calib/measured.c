@@ -1,5 +1,6 @@
 /* measured.c: building, writing and reading measured-data files (see measured.h). */
 #include "measured.h"
+#include "stats.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
@@ -217,4 +218,15 @@ out:
   cJSON_Delete(root);
   free(text);
   return rc;
+}
+
+void cal_point_summarize(cal_point *pt, double *samples, int n)
+{
+  cal_summary s = cal_summarize(samples, (size_t)n);
+  pt->time_s = s.median > 0 ? s.median : 1e-9;
+  pt->spread_s = s.q3 - s.q1;
+  pt->min_s = s.min;
+  pt->max_s = s.max;
+  pt->reps = n;
+  cal_point_bandwidths(pt);
 }

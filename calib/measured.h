@@ -49,6 +49,11 @@ void cal_data_free(cal_data *d);
  * allreduce: algbw * 2(n-1)/n; for point-to-point ops busbw = algbw). */
 void cal_point_bandwidths(cal_point *pt);
 
+/* Sets a point's time from n > 0 repeated timings (median, interquartile spread, min, max,
+ * repetitions; sorts samples), then its bandwidths: bytes, count and ranks first. A median
+ * of 0, a time below the clock's resolution, becomes 1 ns. */
+void cal_point_summarize(cal_point *pt, double *samples, int n);
+
 /* Writes d as JSON to path ("-" for stdout). Returns 0 or SA_EIO/SA_ENOMEM. */
 int cal_data_write(const cal_data *d, const char *path);
 

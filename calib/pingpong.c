@@ -11,7 +11,6 @@
 
 #include "measured.h"
 #include "pingpong_opts.h"
-#include "stats.h"
 
 #ifdef CAL_SMPI
 #include <simgrid/host.h>
@@ -101,15 +100,9 @@ static int measure_point(const cal_pp_opts *o, char *buf, double *samples, MPI_R
   MPI_Barrier(MPI_COMM_WORLD);
   if (me != a)
     return 0;
-  cal_summary s = cal_summarize(samples, (size_t)reps);
   pt->bytes = (double)bytes;
   pt->ranks = 2;
-  pt->time_s = s.median;
-  pt->spread_s = s.q3 - s.q1;
-  pt->min_s = s.min;
-  pt->max_s = s.max;
-  pt->reps = reps;
-  cal_point_bandwidths(pt);
+  cal_point_summarize(pt, samples, reps);
   return 1;
 }
 

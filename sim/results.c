@@ -1,5 +1,7 @@
 /* results.c: parses the runner's JSON with cJSON, checking every field it relies on. */
 #include "results.h"
+
+#include "lib/textfile.h"
 #include "common/sa_error.h"
 
 #include <cjson/cJSON.h>
@@ -104,32 +106,10 @@ static int read_point(const cJSON *o, sim_point *p)
   return ok ? 0 : SA_EPARSE;
 }
 
-static char *slurp(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  for (size_t got; buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0;) {
-    len += got;
-    if (len + 1 == cap) {
-      char *b = realloc(buf, cap *= 2);
-      if (!b)
-        free(buf);
-      buf = b;
-    }
-  }
-  fclose(f);
-  if (buf)
-    buf[len] = '\0';
-  return buf;
-}
-
 int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen)
 {
   memset(r, 0, sizeof *r);
-  char *text = slurp(path);
+  char *text = sim_read_text(path);
   if (!text) {
     snprintf(err, errlen, "the simulation wrote no result file");
     return SA_EIO;
