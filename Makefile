@@ -8,6 +8,7 @@
 #   make cuda     build bin/simcalib_cuda with nvcc, where nvcc is installed
 #   make validate as root: measure on an emulated cluster, calibrate, simulate, compare
 #   make bench    build, then measure simulation speed (not a test; see README "Performance")
+#   make tuner    build the NCCL tuner plugin that answers from an exported table (docs/tuner.md)
 
 CC       ?= cc
 SMPICC   ?= smpicc
@@ -256,6 +257,41 @@ bench: deps
 $(BIN)/bench_plain_allreduce: bench/plain_allreduce.c | $(BIN)
 	$(SMPICC) $(CFLAGS) -o $@ $<
 # ---- end of benchmark
+
+# ---- NCCL tuner plugin (tuner/, docs/tuner.md): the decision table simallreduce exports,
+# and the shared library NCCL loads through NCCL_TUNER_PLUGIN to answer from it. Objects are
+# built with -fPIC and hidden visibility, so the library exports only NCCL's symbols; it needs
+# libc alone (the table writer, which needs libm, stays out of it). TUNER_OBJ (the table's
+# reading, writing and index) links into the test, the fuzz target, the bench program and,
+# for --export-tuner, the driver.
+TUNER_SO      := $(B)/tuner/libnccl-tuner-simallreduce.so
+TUNER_OBJ     := $(patsubst tuner/%.c,$(B)/tuner/%.o,$(filter-out tuner/plugin.c,$(wildcard tuner/*.c)))
+TUNER_SO_OBJ  := $(filter-out $(B)/tuner/table_write.o,$(TUNER_OBJ)) $(B)/tuner/plugin.o
+.PHONY: tuner
+tuner: $(TUNER_SO)
+all: tuner
+
+$(TUNER_SO): $(TUNER_SO_OBJ)
+	$(CC) $(CFLAGS) -shared -o $@ $^
+
+$(B)/tuner/%.o: tuner/%.c | $(B)/tuner
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -c -o $@ $<
+
+# the table's tests call its code; the plugin's load the library as NCCL does (dlopen)
+$(B)/tests/check_tuner_%: tests/check_tuner_%.c $(TUNER_OBJ) | $(TUNER_SO) $(B)/tests
+	$(CC) $(CFLAGS) -DTUNER_SO='"$(TUNER_SO)"' -o $@ $< $(TUNER_OBJ) $(CHECK_LIBS) -lm
+
+build/fuzz/fuzz_tuner_table: tests/fuzz/fuzz_tuner_table.c $(TUNER_OBJ:$(B)/%=build/fuzz/%)
+	$(FUZZ_LINK) $(CFLAGS) -Wno-unused-command-line-argument -o $@ $^ -lm
+
+# make bench: one query's cost (bench/tuner_query.c), next to the simulation timings
+bench: $(BIN)/bench_tuner_query
+$(BIN)/bench_tuner_query: bench/tuner_query.c $(TUNER_OBJ) | $(TUNER_SO) $(BIN)
+	$(CC) $(CFLAGS) -o $@ $^ -lm
+
+$(B)/tuner:
+	mkdir -p $@
+# ---- end of NCCL tuner plugin
 
 # Keep intermediate objects: tests link some of them directly.
 .SECONDARY:
