@@ -9,6 +9,7 @@
 #   make validate as root: measure on an emulated cluster, calibrate, simulate, compare
 #   make bench    build, then measure simulation speed (not a test; see docs/performance.md)
 #   make fuzz     run every libFuzzer target for FUZZ_SECONDS
+#   make tuner    build the NCCL tuner plugin (part of make; docs/tuner.md)
 #
 # Layers, each calling only the ones below it (docs/layout.md):
 #   sim/ (driver), calib/ (simcalib), runner/ (the MPI program)
@@ -74,7 +75,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TEST_SH  := $(wildcard tests/test_*.sh)
 
-.PHONY: all deps run check test clean experiments plots calib cuda sanitize validate bench fuzz fuzz-build
+.PHONY: all deps run check test clean experiments plots calib cuda sanitize validate bench fuzz fuzz-build tuner
 all: $(TARGETS)
 calib: all
 
@@ -254,6 +255,41 @@ bench: deps
 $(BIN)/bench_plain_allreduce: bench/plain_allreduce.c
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -o $@ $<
+
+# ---- NCCL tuner plugin (tuner/, docs/tuner.md): the decision table simallreduce exports,
+# and the shared library NCCL loads through NCCL_TUNER_PLUGIN to answer from it. Objects are
+# built with -fPIC and hidden visibility, so the library exports only NCCL's symbols; it needs
+# libc alone (the table writer, which needs libm, stays out of it). TUNER_OBJ (the table's
+# reading, writing and index) links into the tests, the fuzz target, the bench program and
+# the driver (--export-tuner).
+TUNER_SO     := $(B)/tuner/libnccl-tuner-simallreduce.so
+TUNER_OBJ    := $(patsubst tuner/%.c,$(B)/tuner/%.o,$(filter-out tuner/plugin.c,$(wildcard tuner/*.c)))
+TUNER_SO_OBJ := $(filter-out $(B)/tuner/table_write.o,$(TUNER_OBJ)) $(B)/tuner/plugin.o
+tuner: $(TUNER_SO)
+all: tuner
+
+$(TUNER_SO): $(TUNER_SO_OBJ)
+	$(CC) $(CFLAGS) -shared -o $@ $^
+
+$(B)/tuner/%.o: tuner/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+# the table's tests call its code; the plugin's load the library as NCCL does (dlopen)
+$(B)/tests/check_tuner_%: $(B)/o/tests/check_tuner_%.o $(TUNER_OBJ) | $(TUNER_SO)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) -ldl -lm
+$(B)/o/tests/check_tuner_plugin.o: CPPFLAGS += -DTUNER_SO='"$(TUNER_SO)"'
+
+build/fuzz/fuzz_tuner_table: build/fuzz/o/tests/fuzz/fuzz_tuner_table.o $(TUNER_OBJ)
+	$(FUZZ_LINK) $(CFLAGS) -Wno-unused-command-line-argument -o $@ $^ -lm
+
+# make bench: one query's cost (bench/tuner_query.c), next to the simulation timings
+bench: $(BIN)/bench_tuner_query
+$(BIN)/bench_tuner_query: bench/tuner_query.c $(TUNER_OBJ) | $(TUNER_SO)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -ldl -lm
+# ---- end of NCCL tuner plugin
 
 # Keep intermediate objects.
 .SECONDARY:

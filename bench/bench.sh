@@ -90,3 +90,7 @@ while [ "$i" -lt "$REPS" ]; do
 done
 echo "mission_hitopk_wall_s $(median <"$TMP/mission.w")"
 echo "algo_all_wall_s $(median <"$TMP/all.w")"
+
+# one query of the NCCL tuner plugin (bench/tuner_query.c), in ns: a table of 3 ranges and one
+# of 1035, side by side
+"${TUNER_QUERY:-bin/bench_tuner_query}" "${TUNER_SO:-build/tuner/libnccl-tuner-simallreduce.so}" "$TMP"
