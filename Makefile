@@ -139,7 +139,8 @@ clean:
 NVCC       ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 NVCCFLAGS  ?= -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-CAL_PP_SRC := calib/pingpong.c calib/pingpong_opts.c calib/measured.c calib/stats.c calib/textfile.c calib/cal_error.c
+CAL_PP_SRC := calib/pingpong.c calib/pingpong_opts.c calib/measured.c calib/measured_json.c calib/measured_runs.c \
+	      calib/stats.c calib/textfile.c calib/cal_error.c
 CAL_SRC    := $(filter-out calib/pingpong.c calib/pingpong_opts.c calib/main.c,$(wildcard calib/*.c))
 CAL_OBJ    := $(sort $(CAL_SRC:calib/%.c=$(B)/calib/%.o))
 MODEL_FIT  := $(B)/models/fit.o
@@ -186,7 +187,7 @@ $(B)/tests/check_calib%: tests/check_calib%.c $(filter-out $(B)/sim/main.o,$(SIM
 # CUDA kernels and the NCCL allreduce sweep: one binary, the measured-data schema.
 CUDA_SRC := $(wildcard calib/cuda/*.cu)
 # the C objects the CUDA binary shares: the measured-data writer and the statistics
-CAL_CUDA_O := $(addprefix $(B)/calib/,measured.o stats.o textfile.o cal_error.o)
+CAL_CUDA_O := $(addprefix $(B)/calib/,measured.o measured_json.o measured_runs.o stats.o textfile.o cal_error.o)
 # the CUDA MSTopK shares the host one's threshold search
 CAL_CUDA_O += $(B)/pure/topk_select.o $(B)/pure/ar_dtype.o
 ifneq ($(NVCC),)
