@@ -52,7 +52,8 @@ MODEL_SRC  := $(wildcard models/*.c)
 LIB_SRC    := $(wildcard lib/*.c)
 SIM_SRC    := $(filter-out sim/main.c,$(wildcard sim/*.c))
 # simcalib's ping-pong is an MPI program of its own, built from these with mpicc and smpicc
-CAL_PP_SRC := calib/pingpong.c calib/pingpong_opts.c calib/measured.c calib/stats.c lib/textfile.c lib/sizes.c
+CAL_PP_SRC := calib/pingpong.c calib/pingpong_opts.c calib/measured.c calib/measured_json.c calib/measured_runs.c \
+	      calib/stats.c lib/textfile.c lib/sizes.c
 CAL_SRC    := $(filter-out calib/pingpong.c calib/pingpong_opts.c calib/main.c,$(wildcard calib/*.c))
 # The parts of algos/ and runner/ that need no MPI, for the driver, simcalib and the tests.
 PURE_SRC   := algos/ar_dtype.c algos/topk_select.c algos/tree_shape.c runner/ar_verify.c runner/sparse_ref.c
@@ -194,7 +195,7 @@ NVCCFLAGS  ?= -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 CUDA_SRC   := $(wildcard calib/cuda/*.cu)
 # the C objects it shares: the measured-data writer, statistics, MSTopK's threshold search
-CAL_CUDA_O := $(call obj,o,calib/measured.c calib/stats.c lib/textfile.c \
+CAL_CUDA_O := $(call obj,o,calib/measured.c calib/measured_json.c calib/measured_runs.c calib/stats.c lib/textfile.c \
 		algos/topk_select.c algos/ar_dtype.c $(COMMON_SRC))
 ifneq ($(NVCC),)
 cuda: $(BIN)/simcalib_cuda

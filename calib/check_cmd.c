@@ -80,7 +80,7 @@ static int write_hostfile(const sim_platform *pf, const char *path, int *np)
 {
   FILE *f = fopen(path, "w");
   if (!f)
-    return -1;
+    return SA_EIO;
   *np = 0;
   for (int i = 0; i < pf->node_size[0] && i < 2; i++, (*np)++)
     fprintf(f, "%s\n", pf->hosts[pf->node_first[0] + i].name);
@@ -88,7 +88,7 @@ static int write_hostfile(const sim_platform *pf, const char *path, int *np)
     fprintf(f, "%s\n", pf->hosts[pf->node_first[1]].name);
     (*np)++;
   }
-  return fclose(f) == 0 && *np >= 2 ? 0 : -1;
+  return fclose(f) == 0 && *np >= 2 ? 0 : SA_EIO;
 }
 
 static int simulate(const char *platform, const char *sizes, cal_data *sim, char *err, size_t errlen)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sa_error.h"
 #include "lib/paths.h"
 #include "commands.h"
 
@@ -45,7 +46,7 @@ int cal_parse_int(const char *s, long lo, long hi, long *out)
   errno = 0;
   long v = strtol(s, &end, 10);
   if (end == s || *end || errno || v < lo || v > hi)
-    return -1;
+    return SA_EINVAL;
   *out = v;
   return 0;
 }
@@ -55,7 +56,7 @@ int cal_parse_double(const char *s, double lo, double hi, double *out)
   char *end;
   double v = strtod(s, &end);
   if (end == s || *end || !isfinite(v) || v < lo || v > hi)
-    return -1;
+    return SA_EINVAL;
   *out = v;
   return 0;
 }

@@ -8,8 +8,8 @@
 
 static int same_group(const cal_point *a, const cal_point *b)
 {
-  return strcmp(a->source, b->source) == 0 && a->ranks == b->ranks && a->inplace == b->inplace &&
-         strcmp(a->dtype, b->dtype) == 0;
+  return strcmp(a->source, b->source) == 0 && a->run == b->run && a->ranks == b->ranks &&
+         a->inplace == b->inplace && strcmp(a->dtype, b->dtype) == 0;
 }
 
 static void fit_group(const cal_data *d, size_t lead, double *x, double *y, double *w, cJSON *arr)
@@ -29,6 +29,8 @@ static void fit_group(const cal_data *d, size_t lead, double *x, double *y, doub
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "source", g->source);
   cJSON_AddNumberToObject(o, "ranks", g->ranks);
+  if (g->run >= 0)
+    cJSON_AddNumberToObject(o, "run", g->run);
   if (g->dtype[0])
     cJSON_AddStringToObject(o, "dtype", g->dtype);
   if (g->inplace >= 0)

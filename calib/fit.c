@@ -1,4 +1,5 @@
 /* fit.c: weighted linear and piecewise-linear least squares over GSL (see fit.h). */
+#include "common/sa_error.h"
 #include "fit.h"
 
 #include <gsl/gsl_fit.h>
@@ -50,17 +51,17 @@ static int fit_origin(const double *x, const double *y, const double *w, size_t 
              : gsl_fit_mul(x, 1, y, 1, n, &f->c1, &f->cov11, &sumsq);
   f->c0 = f->cov00 = f->cov01 = 0;
   f->pinned = 2;
-  return rc ? -1 : 0;
+  return rc ? SA_EFIT : 0;
 }
 
 int cal_fit_linear(const double *x, const double *y, const double *w, size_t n, int flags, cal_fit_line *f)
 {
   memset(f, 0, sizeof *f);
   if (!x || !y || n == 0)
-    return -1;
+    return SA_EINVAL;
   for (size_t i = 0; i < n; i++)
     if (!isfinite(x[i]) || !isfinite(y[i]) || (w && !(w[i] >= 0 && isfinite(w[i]))))
-      return -1;
+      return SA_EINVAL;
   f->n = n;
   int spread = 0;
   for (size_t i = 1; i < n; i++)
@@ -72,7 +73,7 @@ int cal_fit_linear(const double *x, const double *y, const double *w, size_t n, 
     double sumsq;
     rc = w ? gsl_fit_wlinear(x, 1, w, 1, y, 1, n, &f->c0, &f->c1, &f->cov00, &f->cov01, &f->cov11, &sumsq)
            : gsl_fit_linear(x, 1, y, 1, n, &f->c0, &f->c1, &f->cov00, &f->cov01, &f->cov11, &sumsq);
-    rc = rc ? -1 : 0;
+    rc = rc ? SA_EFIT : 0;
     if (rc == 0 && (flags & CAL_FIT_NONNEG) && f->c1 < 0)
       fit_flat(y, w, n, f);
     else if (rc == 0 && (flags & CAL_FIT_NONNEG) && f->c0 < 0)
@@ -118,17 +119,17 @@ int cal_fit_piecewise_k(const double *x, const double *y, const double *w, size_
   if (min_pts < 1)
     min_pts = 1;
   if (k == 0 || n == 0 || k * min_pts > n)
-    return -1;
+    return SA_EINVAL;
   for (size_t i = 1; i < n; i++)
     if (!(x[i] >= x[i - 1]))
-      return -1;
+      return SA_EINVAL;
   size_t m = n + 1;
   int minimax = (flags & CAL_FIT_MINIMAX) != 0;
   /* seg[i*m + j]: error of one line through points i..j-1; best[s*m + j]: least error of
    * s segments covering points 0..j-1, from[s*m + j] the start of the last of them. */
   double *seg = malloc(sizeof(double) * m * m), *best = malloc(sizeof(double) * (k + 1) * m);
   size_t *from = malloc(sizeof(size_t) * (k + 1) * m);
-  int rc = -1;
+  int rc = SA_ENOMEM;
   if (!seg || !best || !from)
     goto out;
   for (size_t i = 0; i < n; i++)
@@ -200,7 +201,7 @@ int cal_fit_piecewise_auto(const double *x, const double *y, const double *w, si
     if (pw->max_rel_err <= tol)
       break;
   }
-  return found ? 0 : -1;
+  return found ? 0 : SA_EFIT;
 }
 
 size_t cal_fit_piecewise_find(const cal_fit_piecewise *pw, const double *x, double at)

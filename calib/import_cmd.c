@@ -9,30 +9,52 @@
 
 static void usage(FILE *f)
 {
-  fputs("usage: simcalib import nccl-tests LOG [-o measured.json] [--partial]\n"
-        "       simcalib import osu LOG [-o measured.json] [--path intra|inter] [--ranks N]\n"
+  fputs("usage: simcalib import nccl-tests LOG [-o measured.json] [--partial] [--run N]\n"
+        "       simcalib import osu LOG [-o measured.json] [--path intra|inter] [--ranks N] [--nodes N] [--run N]\n"
         "\n"
-        "Reads nccl-tests all_reduce_perf output (one point per row for the out-of-place and one\n"
-        "for the in-place columns) or OSU osu_latency / osu_bw / osu_allreduce output into the\n"
-        "measured-data schema. --path says whether the OSU pair was on one node or two (default\n"
-        "inter); --ranks gives osu_allreduce's process count. A line that is neither a comment\n"
-        "nor a data row is an error naming the line (exit status 2).\n",
+        "Reads nccl-tests (or rccl-tests) all_reduce_perf output (one point per row for the\n"
+        "out-of-place and one for the in-place columns) or OSU osu_latency / osu_bw /\n"
+        "osu_allreduce output into the measured-data schema. Every run in the log becomes a run\n"
+        "of the file (ranks, nodes and GPUs per node from nccl-tests' device lines, NCCL\n"
+        "version, parameters, datatype), each point naming its own; --run N keeps run N only.\n"
+        "Lines that are not part of a table (launcher, MPI, NCCL output) are skipped and counted\n"
+        "on stderr. --path says whether the OSU pair was on one node or two (default inter);\n"
+        "--ranks and --nodes give osu_allreduce's shape where its log has no launcher line\n"
+        "(mpirun -np N) saying it. A malformed row, another collective or tool, a run cut short\n"
+        "(unless --partial) or a file that is not a log exits 2 naming the line.\n",
         f);
 }
 
-enum { O_PATH = 256, O_RANKS, O_PARTIAL, O_HELP };
+enum { O_PATH = 256, O_RANKS, O_NODES, O_RUN, O_PARTIAL, O_HELP };
 
 static const struct option longopts[] = {
     {"path", required_argument, NULL, O_PATH}, {"ranks", required_argument, NULL, O_RANKS},
+    {"nodes", required_argument, NULL, O_NODES}, {"run", required_argument, NULL, O_RUN},
     {"partial", no_argument, NULL, O_PARTIAL}, {"help", no_argument, NULL, O_HELP},
     {NULL, 0, NULL, 0},
 };
 
+/* What was passed over or assumed, one line each on stderr. */
+static void notes(const char *log, const cal_import_report *rep, const cal_data *d)
+{
+  if (rep->skipped > 0) {
+    fprintf(stderr, "simcalib: import: skipped %ld line%s that %s not part of the table", rep->skipped,
+            rep->skipped == 1 ? "" : "s", rep->skipped == 1 ? "is" : "are");
+    if (rep->skipped_inside > 0)
+      fprintf(stderr, " (%ld inside it, the first at %s:%ld)", rep->skipped_inside, log, rep->first_inside);
+    fputc('\n', stderr);
+  }
+  for (size_t r = 0; r < d->nruns; r++)
+    if (d->runs[r].dtype_assumed)
+      fprintf(stderr, "simcalib: import: run %zu (%s, line %ld) does not name its datatype: %s assumed, the "
+              "type it reduces by default\n", r, d->runs[r].test, d->runs[r].line, d->runs[r].dtype);
+}
+
 int cal_cmd_import(int argc, char **argv)
 {
-  cal_import_opts o = {"inter", 0, 0};
+  cal_import_opts o = {"inter", 0, 0, 0};
   const char *out = "-";
-  long ranks;
+  long v, run = -1;
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
@@ -44,9 +66,15 @@ int cal_cmd_import(int argc, char **argv)
       o.path = optarg;
       break;
     case O_RANKS:
-      if (cal_parse_int(optarg, 1, 1 << 24, &ranks) != 0)
-        return cal_bad("import: --ranks needs a positive whole number, not '%s'", optarg);
-      o.ranks = (int)ranks;
+    case O_NODES:
+      if (cal_parse_int(optarg, 1, 1 << 24, &v) != 0)
+        return cal_bad("import: --%s needs a positive whole number, not '%s'", c == O_RANKS ? "ranks" : "nodes",
+                       optarg);
+      *(c == O_RANKS ? &o.ranks : &o.nodes) = (int)v;
+      break;
+    case O_RUN:
+      if (cal_parse_int(optarg, 0, 1 << 24, &run) != 0)
+        return cal_bad("import: --run needs a run number (0, 1, ...), not '%s'", optarg);
       break;
     case O_PARTIAL: o.partial = 1; break;
     case O_HELP: usage(stdout); return 0;
@@ -63,15 +91,22 @@ int cal_cmd_import(int argc, char **argv)
   if (!f)
     return cal_bad("import: cannot read %s", log);
   cal_data d = {0};
+  cal_import_report rep;
   char err[512];
-  int rc = nccl ? cal_import_nccl(f, log, &o, &d, err, sizeof err) : cal_import_osu(f, log, &o, &d, err, sizeof err);
+  int rc = nccl ? cal_import_nccl(f, log, &o, &d, &rep, err, sizeof err)
+                : cal_import_osu(f, log, &o, &d, &rep, err, sizeof err);
   if (f != stdin)
     fclose(f);
   int status = 0;
-  if (rc != 0)
+  if (rc == 0 && run >= 0 && cal_data_keep_run(&d, (int)run) != 0)
+    status = cal_bad("import: --run %ld, but %s holds %zu run%s (0 to %zu)", run, log, d.nruns,
+                     d.nruns == 1 ? "" : "s", d.nruns - 1);
+  else if (rc != 0)
     status = rc == SA_ENOMEM ? cal_fail("%s", err) : cal_bad("%s", err);
-  else
+  else {
+    notes(log, &rep, &d);
     status = cal_data_emit(&d, out);
+  }
   cal_data_free(&d);
   return status;
 }

@@ -1,111 +1,339 @@
-/* import_nccl.c: nccl-tests all_reduce_perf output. A data row is
+/* import_nccl.c: nccl-tests (and rccl-tests) all_reduce_perf output. A run prints its
+ * version, parameters and the device of every rank as '#' lines, then a table:
  *   size count type redop [root] time algbw busbw #wrong time algbw busbw #wrong
- * (out-of-place then in-place; "root" appeared in later versions, #wrong may be N/A or an
- * error magnitude in old ones); times in us, bandwidths in GB/s. Ranks are counted from the
- * "#  Rank N ..." lines of the device list. */
+ * (out-of-place then in-place; where the columns are comes from the table's header line;
+ * times in us, bandwidths in GB/s), then "# Avg bus bandwidth". A file may hold several runs;
+ * a new one begins where a part of a run comes again (a second "# nThread" line). Lines
+ * that are none of this (the launcher's, MPI's, NCCL's own, even between the rows) are
+ * skipped and counted; a line inside a table that starts like a row must be one. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/sa_error.h"
-#include "import.h"
+#include "import_nccl.h"
 
-#define MAX_TOK 16
+#define MAX_TOK 64
 
-static void dtype_name(const char *nccl, char *out, size_t len)
+typedef struct {
+  nccl_state st;
+  cal_import_io io;
+  int seen;         /* a line of nccl-tests' own has been read */
+  char redop[8];    /* the reduction of the run's rows so far */
+  int redop_mixed;
+} nccl_ctx;
+
+static void reset(nccl_ctx *c)
 {
-  static const char *const map[][2] = {{"float", "fp32"},  {"half", "fp16"},  {"bfloat16", "bf16"},
-                                       {"double", "fp64"}, {"int32", "int32"}, {"int", "int32"}};
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-    if (strcmp(nccl, map[i][0]) == 0) {
-      snprintf(out, len, "%s", map[i][1]);
-      return;
-    }
-  snprintf(out, len, "%s", nccl);
+  nccl_state *st = &c->st;
+  for (int i = 0; i < st->nranks; i++) {
+    free(st->host[i]);
+    free(st->gpu[i]);
+  }
+  st->nranks = 0;
+  cal_run_free(&st->run);
+  st->stage = ST_NONE;
+  st->in_table = 0;
+  c->redop[0] = '\0';
+  c->redop_mixed = 0;
 }
 
-/* Lines a real run interleaves with the table: NCCL's own debug output. */
-static int is_nccl_chatter(const char *line) { return strstr(line, "NCCL INFO") || strstr(line, "NCCL WARN"); }
-
-static int parse_row(char **tok, int n, int ranks, cal_data *d)
+/* The dtype every point of the run shares, or "" */
+static void common_dtype(const cal_data *d, size_t first, char *out, size_t len)
 {
-  double size, count, v[8];
-  int root = n == 13;
-  if ((n != 12 && n != 13) || cal_token_number(tok[0], &size) || cal_token_number(tok[1], &count) || size < 0 ||
-      count < 0)
-    return -1;
-  if (root && cal_token_number(tok[4], &v[0]))
-    return -1;
-  char **f = tok + (root ? 5 : 4);
-  for (int i = 0; i < 8; i++) {
-    if (i % 4 == 3 && strcmp(f[i], "N/A") == 0) {
-      v[i] = -1;
-      continue;
+  snprintf(out, len, "%s", first < d->n ? d->p[first].dtype : "");
+  for (size_t i = first; i < d->n; i++)
+    if (strcmp(d->p[i].dtype, out) != 0)
+      out[0] = '\0';
+}
+
+/* Closes the run being read (at line ln): refuses one without rows or cut short unless
+ * --partial (which drops the first), else adds it to the data. */
+static int end_run(nccl_ctx *c, long ln)
+{
+  nccl_state *st = &c->st;
+  cal_data *d = c->io.d;
+  if (st->stage == ST_NONE)
+    return 0;
+  char why[256];
+  int rc = 0;
+  if (d->n == st->first_point && !c->io.o->partial) {
+    snprintf(why, sizeof why, "the run that begins at line %ld has no all_reduce_perf rows: a run that failed? "
+             "(--partial skips it)", st->run.line);
+    rc = cal_import_bad(&c->io, ln, why);
+  } else if (st->stage < ST_SUMMARY && !c->io.o->partial) {
+    snprintf(why, sizeof why, "the run that begins at line %ld ends before its '# Avg bus bandwidth' summary: cut "
+             "short? (--partial imports the rows it has)", st->run.line);
+    rc = cal_import_bad(&c->io, ln, why);
+  } else if (d->n > st->first_point) {
+    cal_run *r = &st->run;
+    common_dtype(d, st->first_point, r->dtype, sizeof r->dtype);
+    snprintf(r->redop, sizeof r->redop, "%s", c->redop_mixed ? "" : c->redop);
+    if (nccl_run_shape(r, st->host, st->gpu, st->nranks) != 0 || cal_data_add_run(d, r) < 0) {
+      snprintf(c->io.err, c->io.errlen, "out of memory");
+      rc = SA_ENOMEM;
     }
-    if (cal_token_number(f[i], &v[i]) || v[i] < 0)
-      return -1;
-    if (i % 4 == 3 && (v[i] > 1e15 || v[i] != floor(v[i]))) /* #wrong is a count */
-      return -1;
   }
-  for (int ip = 0; ip < 2; ip++) {
-    const double *c = v + 4 * ip;
-    if (c[0] <= 0)
-      return -1;
-    cal_point p = cal_point_blank("allreduce", "nccl-tests");
-    dtype_name(tok[2], p.dtype, sizeof p.dtype);
-    p.bytes = size;
-    p.count = count;
-    p.ranks = ranks;
-    p.inplace = ip;
-    p.time_s = c[0] * 1e-6;
-    p.algbw_GBps = c[1];
-    p.busbw_GBps = c[2];
-    p.errors = c[3] < 0 ? -1 : (long)(c[3] + 0.5);
-    if (cal_data_add(d, &p) != 0)
-      return -2;
+  reset(c);
+  return rc;
+}
+
+/* Enters part `kind` of a run at line ln: a new run when the one being read is past it (or
+ * at it, unless the part repeats, as the device lines do). */
+static int begin(nccl_ctx *c, nccl_stage kind, int repeats, long ln)
+{
+  nccl_state *st = &c->st;
+  int rc = 0;
+  c->seen = 1;
+  if (st->stage != ST_NONE && (st->stage > kind || (st->stage == kind && !repeats)))
+    rc = end_run(c, ln);
+  if (rc == 0 && st->stage == ST_NONE) {
+    st->run = cal_run_blank();
+    st->run.line = ln;
+    snprintf(st->run.tool, sizeof st->run.tool, "nccl-tests");
+    snprintf(st->run.test, sizeof st->run.test, "all_reduce_perf");
+    snprintf(st->run.op, sizeof st->run.op, "allreduce");
+    snprintf(st->run.nccl_version, sizeof st->run.nccl_version, "%s", st->pending_nccl);
+    st->pending_nccl[0] = '\0';
+    st->first_point = c->io.d->n;
+  }
+  if (st->stage < kind)
+    st->stage = kind;
+  return rc;
+}
+
+static int device_line(nccl_ctx *c, char *s, long ln)
+{
+  nccl_state *st = &c->st;
+  int rank;
+  char *host, *model, why[128];
+  if (nccl_rank_parse(s, &rank, &host, &model) != 0)
+    return cal_import_bad(&c->io, ln, "a device line without 'Rank N ... on HOST'");
+  int rc = begin(c, ST_DEVICES, 1, ln);
+  if (rc != 0)
+    return rc;
+  if (rank != st->nranks) {
+    snprintf(why, sizeof why, "rank %d where rank %d was due: device lines missing or out of order", rank,
+             st->nranks);
+    return cal_import_bad(&c->io, ln, why);
+  }
+  if (st->nranks == st->rank_cap) {
+    int cap = st->rank_cap ? 2 * st->rank_cap : 16;
+    char **h = realloc(st->host, (size_t)cap * sizeof *h), **g = h ? realloc(st->gpu, (size_t)cap * sizeof *g) : NULL;
+    if (h)
+      st->host = h;
+    if (!g)
+      return SA_ENOMEM;
+    st->gpu = g;
+    st->rank_cap = cap;
+  }
+  st->host[st->nranks] = strdup(host);
+  st->gpu[st->nranks] = model ? strdup(model) : NULL;
+  if (!st->host[st->nranks] || (model && !st->gpu[st->nranks])) {
+    free(st->host[st->nranks]);
+    free(st->gpu[st->nranks]);
+    return SA_ENOMEM;
+  }
+  st->nranks++;
+  return 0;
+}
+
+/* A '#' line (s after the '#'). */
+static int comment(void *ctx, char *s, long ln)
+{
+  nccl_ctx *c = ctx;
+  nccl_state *st = &c->st;
+  char why[256], coll[64];
+  s += strspn(s, " \t");
+  if (strncmp(s, "nccl-tests version", 18) == 0) {
+    int rc = begin(c, ST_VERSION, 0, ln);
+    nccl_tests_version(s, &st->run);
+    return rc;
+  }
+  if (strncmp(s, "Collective test starting:", 25) == 0) {
+    char *tok[2];
+    int rc = begin(c, ST_COLL, 0, ln);
+    if (rc != 0 || cal_split(s + 25, tok, 1) != 1)
+      return rc;
+    if (strcmp(nccl_collective_of(tok[0], coll, sizeof coll), "allreduce") != 0) {
+      snprintf(why, sizeof why, "%s: this log holds %s, not allreduce (simcalib imports all_reduce_perf)", tok[0],
+               coll);
+      return cal_import_bad(&c->io, ln, why);
+    }
+    snprintf(st->run.test, sizeof st->run.test, "%s", tok[0]);
+    return 0;
+  }
+  if (strncmp(s, "nThread", 7) == 0) {
+    int rc = begin(c, ST_PARAMS, 0, ln);
+    nccl_params_parse(s, &st->run.params);
+    return rc;
+  }
+  if (strncmp(s, "Rank", 4) == 0 && isspace((unsigned char)s[4]))
+    return device_line(c, s, ln);
+  if (strncmp(s, "Out of bounds values", 20) == 0 || strncmp(s, "Avg bus bandwidth", 17) == 0) {
+    if (st->stage == ST_TABLE || st->stage == ST_SUMMARY) {
+      st->stage = ST_SUMMARY;
+      st->in_table = 0;
+    }
+    return 0;
+  }
+  if (strncmp(s, "OSU ", 4) == 0) {
+    snprintf(why, sizeof why, "OSU output ('# %.60s'): simcalib import osu reads it", s);
+    return cal_import_bad(&c->io, ln, why);
+  }
+  nccl_cols cols;
+  if (nccl_cols_parse(s, &cols) == 0) {
+    int rc = begin(c, ST_TABLE, 0, ln);
+    st->cols = cols;
+    st->in_table = 1;
+    return rc;
   }
   return 0;
 }
 
-int cal_import_nccl(FILE *f, const char *name, const cal_import_opts *o, cal_data *d, char *err, size_t errlen)
+/* One column of bytes or elements: a whole number a double holds exactly. */
+static int amount(const char *tok, double *v)
 {
-  char *line = NULL, *tok[MAX_TOK + 1];
-  size_t cap = 0, first = d->n;
-  int ln = 0, ranks = 0, rc = 0, header = 0, summary = 0;
-  while (rc == 0 && getline(&line, &cap, f) >= 0) {
-    ln++;
-    line[strcspn(line, "\r\n")] = '\0';
-    char *s = line + strspn(line, " \t");
-    if (s[0] == '#') {
-      header |= strstr(s, "size") && strstr(s, "count") && strstr(s, "type");
-      if (strncmp(s + 1 + strspn(s + 1, " "), "Rank", 4) == 0)
-        ranks++;
-      summary |= strstr(s, "Avg bus bandwidth") != NULL;
-      continue;
+  return cal_token_number(tok, v) == 0 && *v >= 0 && *v <= 9007199254740992.0 && *v == floor(*v) ? 0 : -1;
+}
+
+/* The reduction of a row: what refuses the rows of other collectives. */
+static int reduction(nccl_ctx *c, char **tok, long ln)
+{
+  const nccl_cols *k = &c->st.cols;
+  double root;
+  if (k->redop >= 0 && strcmp(tok[k->redop], "none") == 0)
+    return cal_import_bad(&c->io, ln,
+                          "reduction 'none': a collective without one (all_gather_perf, broadcast_perf, "
+                          "alltoall_perf, ...), not all_reduce_perf");
+  if (k->root >= 0 && (cal_token_number(tok[k->root], &root) != 0 || root != -1))
+    return cal_import_bad(&c->io, ln,
+                          "a root other than -1: a rooted collective (reduce_perf, broadcast_perf, ...), not "
+                          "all_reduce_perf");
+  if (k->redop >= 0) {
+    if (!c->redop[0])
+      snprintf(c->redop, sizeof c->redop, "%s", tok[k->redop]);
+    else if (strcmp(c->redop, tok[k->redop]) != 0)
+      c->redop_mixed = 1;
+  }
+  return 0;
+}
+
+static int row(nccl_ctx *c, char *s, long ln)
+{
+  const nccl_cols *k = &c->st.cols;
+  char *tok[MAX_TOK + 1], why[256], dtype[sizeof ((cal_point *)0)->dtype];
+  int n = cal_split(s, tok, MAX_TOK);
+  double size, count, v[2][4];
+  if (n != k->ncols && !(k->timestamp >= 0 && n > k->ncols && n <= MAX_TOK))
+    goto malformed;
+  if (amount(tok[k->size], &size) || amount(tok[k->count], &count))
+    goto malformed;
+  int rc = reduction(c, tok, ln), tsize = nccl_type(tok[k->type], dtype, sizeof dtype);
+  if (rc != 0)
+    return rc;
+  if (tsize > 0 && count * tsize != size) {
+    snprintf(why, sizeof why, "%.0f bytes are not %.0f elements of %s: not an all_reduce_perf row (the counts of "
+             "all_gather_perf and reduce_scatter_perf are per rank)", size, count, tok[k->type]);
+    return cal_import_bad(&c->io, ln, why);
+  }
+  for (int ip = 0; ip < 2; ip++) {
+    const int at[4] = {k->time[ip], k->algbw[ip], k->busbw[ip], k->wrong[ip]};
+    for (int j = 0; j < 4; j++) {
+      if (at[j] < 0 || (j == 3 && strcmp(tok[at[j]], "N/A") == 0)) {
+        v[ip][j] = -1;
+        continue;
+      }
+      if (cal_token_number(tok[at[j]], &v[ip][j]) || v[ip][j] < 0 || (j == 0 && v[ip][j] == 0))
+        goto malformed;
     }
-    if (!s[0] || is_nccl_chatter(s))
-      continue;
-    int n = cal_split(s, tok, MAX_TOK), r = parse_row(tok, n, ranks ? ranks : -1, d);
-    if (r == -2) {
-      snprintf(err, errlen, "out of memory");
-      rc = SA_ENOMEM;
-    } else if (r != 0) {
-      snprintf(err, errlen, "%s:%d: not an all_reduce_perf data row (size count type redop [root] then time algbw "
-               "busbw #wrong, out-of-place and in-place)", name, ln);
-      rc = SA_EPARSE;
+    /* #wrong counts elements (printed %g, whole); old versions' "error" is a magnitude */
+    if (!k->wrong_is_count)
+      v[ip][3] = -1;
+    else if (v[ip][3] > 1e15 || v[ip][3] != floor(v[ip][3]))
+      goto malformed;
+  }
+  for (int ip = 0; ip < 2; ip++) {
+    cal_point p = cal_point_blank("allreduce", c->st.run.tool);
+    snprintf(p.dtype, sizeof p.dtype, "%s", dtype);
+    p.bytes = size;
+    p.count = count;
+    p.ranks = c->st.nranks ? c->st.nranks : -1;
+    p.inplace = ip;
+    p.time_s = v[ip][0] * 1e-6;
+    p.algbw_GBps = v[ip][1];
+    p.busbw_GBps = v[ip][2];
+    p.errors = (long)v[ip][3];
+    p.run = (int)c->io.d->nruns; /* the index the run gets when it ends */
+    if (cal_data_add(c->io.d, &p) != 0) {
+      snprintf(c->io.err, c->io.errlen, "out of memory");
+      return SA_ENOMEM;
     }
   }
-  free(line);
-  if (rc == 0 && (d->n == first || !header)) {
-    snprintf(err, errlen, "%s: no all_reduce_perf table (a '# size count type ...' header and data rows) in %d lines",
-             name, ln);
-    rc = SA_EPARSE;
-  } else if (rc == 0 && !summary && !o->partial) {
-    snprintf(err, errlen, "%s:%d: the log ends before its '# Avg bus bandwidth' summary: cut short? (--partial "
-             "imports the rows it has)", name, ln);
-    rc = SA_EPARSE;
+  return 0;
+malformed:
+  snprintf(why, sizeof why, "not an all_reduce_perf data row (the %d columns its header names: size count type "
+           "redop [root] then time algbw busbw #wrong, out-of-place and in-place)", k->ncols);
+  return cal_import_bad(&c->io, ln, why);
+}
+
+/* "NCCL version 2.26.2+cuda12.8" (or RCCL's), alone or in an INFO line */
+static int version_line(nccl_ctx *c, const char *s)
+{
+  const char *v = strstr(s, "NCCL version ");
+  if (!v)
+    v = strstr(s, "RCCL version ");
+  if (!v)
+    return 0;
+  v += 13;
+  char *dst = c->st.stage != ST_NONE ? c->st.run.nccl_version : c->st.pending_nccl;
+  snprintf(dst, sizeof c->st.run.nccl_version, "%.*s", (int)strcspn(v, " \t"), v);
+  c->seen = 1;
+  return 1;
+}
+
+/* A line that is not a comment. */
+static int text(void *ctx, char *s, long ln)
+{
+  nccl_ctx *c = ctx;
+  nccl_state *st = &c->st;
+  if (version_line(c, s))
+    return 0;
+  if (strncmp(s, "rccl-tests:", 11) == 0) { /* "rccl-tests: Version develop:3f7f785" */
+    int rc = st->stage == ST_NONE ? begin(c, ST_VERSION, 0, ln) : 0;
+    char *tok[4];
+    snprintf(st->run.tool, sizeof st->run.tool, "rccl-tests");
+    if (cal_split(s, tok, 3) == 3 && strcmp(tok[1], "Version") == 0)
+      snprintf(st->run.tool_version, sizeof st->run.tool_version, "%s", tok[2]);
+    c->seen = 1;
+    return rc;
   }
+  if (st->in_table && cal_row_like(s) && !strstr(s, "NCCL INFO") && !strstr(s, "NCCL WARN"))
+    return row(c, s, ln);
+  cal_report_skip(c->io.rep, ln, st->in_table);
+  return 0;
+}
+
+int cal_import_nccl(FILE *f, const char *name, const cal_import_opts *o, cal_data *d, cal_import_report *rep,
+                    char *err, size_t errlen)
+{
+  nccl_ctx c = {.io = {d, o, rep, name, err, errlen}};
+  c.st.run = cal_run_blank();
+  const cal_line_handlers h = {"nccl-tests", &c.seen, comment, text};
+  size_t first = d->n, first_run = d->nruns;
+  int rc = cal_import_lines(f, name, &h, &c, rep, err, errlen);
   if (rc == 0)
-    snprintf(d->source, sizeof d->source, "nccl-tests");
+    rc = end_run(&c, rep->lines);
+  if (rc == 0 && d->nruns == first_run) {
+    snprintf(err, errlen, "%s: no all_reduce_perf table (a '# size count type ...' header and data rows) in %ld "
+             "lines", name, rep->lines);
+    rc = SA_EPARSE;
+  }
+  reset(&c);
+  free(c.st.host);
+  free(c.st.gpu);
+  if ((rc = cal_import_end(d, first, first_run, rc, err, errlen)) == 0)
+    snprintf(d->source, sizeof d->source, "%s", d->runs[first_run].tool);
   return rc;
 }

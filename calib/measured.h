@@ -10,7 +10,10 @@
 extern "C" {
 #endif
 
-#define CAL_MEASURED_SCHEMA "simallreduce-measured-1"
+/* Version 2 added runs (cal_run) and each point's "run"; version 1 files, which have
+ * neither, still read. */
+#define CAL_MEASURED_SCHEMA "simallreduce-measured-2"
+#define CAL_MEASURED_SCHEMA_1 "simallreduce-measured-1"
 
 /* One measured point. Strings are empty and numbers negative where they do not apply. */
 typedef struct {
@@ -29,11 +32,54 @@ typedef struct {
   int reps;
   double algbw_GBps, busbw_GBps; /* nccl-tests definitions, GB = 1e9 bytes */
   long errors;                   /* nccl-tests #wrong */
+  int run;                       /* index of its run in cal_data.runs; -1 none */
 } cal_point;
+
+/* nccl-tests' own parameters as its "# nThread ..." line gives them (the names are those of
+ * its JSON output; the flags that set them in brackets); -1 where the line does not say. */
+typedef struct {
+  int nthreads;           /* -t */
+  int ngpus;              /* -g: GPUs per process */
+  double minimum_bytes;   /* -b */
+  double maximum_bytes;   /* -e */
+  double step_factor;     /* -f */
+  double step_bytes;      /* -i */
+  int warmup_iters;       /* -w */
+  int iterations;         /* -n */
+  int aggregated_iterations; /* -m */
+  int validation;         /* -c */
+  int graph;              /* -G */
+} cal_run_params;
+
+/* One run of a benchmark as its log describes it: a log can hold several (a sweep's
+ * output, one OSU test after another), and each point names its own. Strings are empty and
+ * numbers -1 where the log does not say. In this project a rank is one GPU, so the shape
+ * nodes x gpus_per_node is that of the platform the run is simulated on. */
+typedef struct {
+  char tool[16];         /* nccl-tests, rccl-tests or osu */
+  char tool_version[32]; /* "2.18.3", "develop:3f7f785", "7.5" */
+  char test[24];         /* all_reduce_perf, osu_allreduce, osu_latency, osu_bw */
+  char op[24];           /* the op of its points: allreduce, pingpong, stream */
+  char dtype[8];         /* of every point (fp32, int32, ...); empty when they differ */
+  int dtype_assumed;     /* 1: the log does not say; dtype is the tool's default */
+  char redop[8];         /* nccl-tests' reduction (sum, ...); empty when rows differ */
+  char nccl_version[32]; /* "2.26.2+cuda12.8", as NCCL (or RCCL) prints it */
+  int ranks, nodes;
+  int gpus_per_node;     /* ranks on each node; -1 also when nodes hold different numbers */
+  int nhosts;            /* hosts[nhosts]: the nodes' names, in order of their first rank */
+  char **hosts;
+  int *rank_node;        /* rank_node[ranks]: index in hosts of each rank's node; NULL none */
+  int ngpu_models;       /* gpu_models[ngpu_models]: the distinct GPU models of the ranks */
+  char **gpu_models;
+  cal_run_params params;
+  long line;             /* line of its log where it begins */
+} cal_run;
 
 typedef struct {
   cal_point *p;
   size_t n, cap;
+  cal_run *runs; /* owned: cal_data_free frees them */
+  size_t nruns, runs_cap;
   char source[32];   /* what produced the file as a whole */
   char machine[128]; /* where it was measured, free text */
 } cal_data;
@@ -44,6 +90,28 @@ cal_point cal_point_blank(const char *op, const char *source);
 /* Appends a copy of pt; returns 0 or SA_ENOMEM. */
 int cal_data_add(cal_data *d, const cal_point *pt);
 void cal_data_free(cal_data *d);
+
+/* A run with nothing known: every number -1, no hosts. */
+cal_run cal_run_blank(void);
+
+/* Appends r, taking over what it owns (hosts, rank_node, gpu_models): *r is blank after.
+ * Returns the new run's index, or SA_ENOMEM (r then still owns its arrays). */
+int cal_data_add_run(cal_data *d, cal_run *r);
+
+/* Frees what r owns and blanks it. */
+void cal_run_free(cal_run *r);
+
+/* Run id of d, or NULL when there is none. */
+const cal_run *cal_data_run(const cal_data *d, int id);
+
+/* The points of run id whose op is op (NULL: any), in order: returns the first at index *i
+ * or after, and sets *i past it; NULL when there are no more. Start with *i = 0:
+ *   for (size_t i = 0; (p = cal_run_next(d, r, "allreduce", &i));) ... */
+const cal_point *cal_run_next(const cal_data *d, int id, const char *op, size_t *i);
+
+/* Keeps only run id and its points (the run becoming run 0). Returns 0, or SA_EINVAL when
+ * d has no run id. */
+int cal_data_keep_run(cal_data *d, int id);
 
 /* Fills algbw/busbw from bytes, time and ranks as nccl-tests defines them (busbw only for
  * allreduce: algbw * 2(n-1)/n; for point-to-point ops busbw = algbw). */
@@ -57,8 +125,9 @@ void cal_point_summarize(cal_point *pt, double *samples, int n);
 /* Writes d as JSON to path ("-" for stdout). Returns 0 or SA_EIO/SA_ENOMEM. */
 int cal_data_write(const cal_data *d, const char *path);
 
-/* Reads a file in this schema, appending its points to d. On error returns SA_EIO or
- * SA_EPARSE with err naming the problem. */
+/* Reads a file in this schema (or version 1), appending its points and runs to d (its
+ * points' run indices shifted past the runs d held). On error returns SA_EIO or SA_EPARSE
+ * with err naming the problem. */
 int cal_data_read(cal_data *d, const char *path, char *err, size_t errlen);
 
 #ifdef __cplusplus

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sa_error.h"
 #include "measured.h"
 #include "pingpong_opts.h"
 
@@ -128,7 +129,7 @@ static int sweep(const cal_pp_opts *o, const char *path, int a, int b, int me, c
   free(req);
   free(samples);
   free(buf);
-  return all_ok ? 0 : -1;
+  return all_ok ? 0 : SA_ERUN;
 }
 
 /* The first rank on rank 0's node (intra) and the first on another node (inter), or -1. */

@@ -1,4 +1,5 @@
 /* pingpong_opts.c: parses and checks the ping-pong program's options. */
+#include "common/sa_error.h"
 #include "pingpong_opts.h"
 
 #include <getopt.h>
@@ -24,7 +25,7 @@ static int parse_int(const char *s, int lo, int hi, int *out)
   char *end;
   long v = strtol(s, &end, 10);
   if (end == s || *end || v < lo || v > hi)
-    return -1;
+    return SA_EINVAL;
   *out = (int)v;
   return 0;
 }
@@ -33,7 +34,7 @@ static int parse_paths(const char *s, cal_pp_opts *o)
 {
   o->want_intra = strcmp(s, "intra") == 0 || strcmp(s, "both") == 0;
   o->want_inter = strcmp(s, "inter") == 0 || strcmp(s, "both") == 0;
-  return o->want_intra || o->want_inter ? 0 : -1;
+  return o->want_intra || o->want_inter ? 0 : SA_EINVAL;
 }
 
 /* "S1,S2,..." in increasing order: the sizes of a measurement to simulate again. */
@@ -44,14 +45,14 @@ static int parse_list(const char *list, cal_pp_opts *o, char *err, size_t errlen
     n += *c == ',';
   char *copy = strdup(list), *save = NULL, why[200] = "";
   o->sizes = calloc(n, sizeof *o->sizes);
-  int rc = copy && o->sizes ? 0 : -1;
+  int rc = copy && o->sizes ? 0 : SA_ENOMEM;
   if (rc)
     snprintf(err, errlen, "out of memory");
   for (char *t = rc ? NULL : strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     uint64_t v;
     if (sim_parse_size(t, &v, why, sizeof why) != 0 || (o->nsizes && v <= o->sizes[o->nsizes - 1])) {
       snprintf(err, errlen, "bad --sizes '%s': '%s' %s", list, t, why[0] ? why : "is not larger than the one before");
-      rc = -1;
+      rc = SA_EINVAL;
       break;
     }
     why[0] = '\0';
@@ -60,7 +61,7 @@ static int parse_list(const char *list, cal_pp_opts *o, char *err, size_t errlen
   free(copy);
   if (rc == 0 && o->nsizes == 0) {
     snprintf(err, errlen, "bad --sizes '%s'", list);
-    rc = -1;
+    rc = SA_EINVAL;
   }
   return rc;
 }
@@ -93,16 +94,16 @@ int cal_pp_opts_parse(int argc, char **argv, cal_pp_opts *o, char *err, size_t e
     case O_NO_STREAM: o->stream = 0; break;
     case O_PATHS: bad = parse_paths(optarg, o); break;
     case O_OUT: o->out = optarg; break;
-    default: snprintf(err, errlen, "unknown option %s", argv[optind - 1]); return -1;
+    default: snprintf(err, errlen, "unknown option %s", argv[optind - 1]); return SA_EINVAL;
     }
     if (bad) {
       snprintf(err, errlen, "bad value '%s' for %s%s%s", optarg, argv[optind - 1], why[0] ? ": " : "", why);
-      return -1;
+      return SA_EINVAL;
     }
   }
   if (optind < argc) {
     snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-    return -1;
+    return SA_EINVAL;
   }
   if (strchr(sweep, ','))
     return parse_list(sweep, o, err, errlen);
@@ -110,12 +111,12 @@ int cal_pp_opts_parse(int argc, char **argv, cal_pp_opts *o, char *err, size_t e
   double f;
   if (sim_parse_sweep(sweep, &lo, &hi, &f, why, sizeof why) != 0) {
     snprintf(err, errlen, "bad --sizes '%s': %s", sweep, why);
-    return -1;
+    return SA_EINVAL;
   }
   o->nsizes = sim_expand_sweep(lo, hi, f, 1, &o->sizes);
   if (o->nsizes <= 0) {
     snprintf(err, errlen, "out of memory");
-    return -1;
+    return SA_EINVAL;
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 /* platform_gen.c: writes the platform XML. Layout as platforms/tencent16.xml (nics = 1) and
  * mn1.xml (one cluster zone per NIC rail, the rails of a node joined by a link). */
+#include "common/sa_error.h"
 #include "platform_gen.h"
 
 #include <string.h>
@@ -151,5 +152,5 @@ int cal_platform_write(FILE *f, const cal_calibration *c, const cal_shape *s)
       }
   }
   fprintf(f, "  </zone>\n</platform>\n");
-  return ferror(f) ? -1 : 0;
+  return ferror(f) ? SA_EIO : 0;
 }

@@ -111,7 +111,7 @@ static int cone_fit(double L1, double L2, double a1, double a2, double *f, doubl
     return 0;
   }
   if (!(a1 > 0 && a2 > 0 && L1 > 0 && L2 > 0))
-    return -1;
+    return SA_EFIT;
   double c = 2 * a1 * a2 / (a1 + a2), ec = fabs(c - a1) / a1; /* f = 0: same relative error both ways */
   double g = 2 / (L1 / a1 + L2 / a2), eg = fabs(g * L1 - a1) / a1; /* o = 0 */
   *f = ec <= eg ? 0 : g;

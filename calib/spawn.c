@@ -36,7 +36,7 @@ static int wait_for(pid_t pid)
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR)
-      return -1;
+      return SA_ERUN;
   return status;
 }
 

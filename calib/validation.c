@@ -48,7 +48,7 @@ static int number(const cJSON *o, const char *key, double *out)
 {
   const cJSON *v = item(o, key);
   if (!cJSON_IsNumber(v))
-    return -1;
+    return SA_EPARSE;
   *out = v->valuedouble;
   return 0;
 }

@@ -315,7 +315,11 @@ START_TEST(bad_input_exits_2)
       {"platform --nodes 2 --gpus-per-node 2", "required"},
       {"platform --calib tests/data/calib/osu_bw.log --nodes 2 --gpus-per-node 3 --nics 2", "not a multiple"},
       {"platform --calib tests/data/calib/osu_bw.log --nodes 2 --gpus-per-node 2", "is not JSON"},
-      {"import nccl-tests tests/data/calib/osu_latency.log", "osu_latency.log:3:"},
+      {"import nccl-tests tests/data/calib/osu_latency.log", "osu_latency.log:1: OSU output"},
+      {"import nccl-tests tests/data/measured/X01_allgather_gb10_2node_wrongcoll.log",
+       "X01_allgather_gb10_2node_wrongcoll.log:2: all_gather_perf: this log holds allgather, not allreduce"},
+      {"import nccl-tests tests/data/measured/X02_concat_L07_L08_two_runs.log --run 2", "holds 2 runs (0 to 1)"},
+      {"import osu tests/data/measured/O05_osu_allreduce_v75_144rank_oci.log --nodes 0", "--nodes needs"},
       {"import osu tests/data/calib/nccl_allreduce_8gpu.log", "nccl_allreduce_8gpu.log:1"},
       {"import mpiperf x.log", "unknown tool"},
       {"check --platform platforms/dgx1.xml", "required"},
@@ -333,6 +337,48 @@ START_TEST(bad_input_exits_2)
 }
 END_TEST
 
+/* A binary input is refused at once, its memory bounded: /dev/zero never ends, and would
+ * take this test to its timeout were it read to the end. */
+START_TEST(import_refuses_dev_zero)
+{
+  for (int osu = 0; osu < 2; osu++) {
+    cli_result r = cli_simcalib("import %s /dev/zero", osu ? "osu" : "nccl-tests");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(r.err && strcmp(r.err, "simcalib: /dev/zero:1: a NUL byte: binary data, not a text log\n") == 0,
+                  "%s", r.err);
+    cli_result_free(&r);
+  }
+}
+END_TEST
+
+/* A real log with two runs: --run picks one; what was skipped or assumed is said on stderr. */
+START_TEST(import_real_logs)
+{
+  cJSON *doc;
+  cli_result r = cli_simcalib("import nccl-tests tests/data/measured/X02_concat_L07_L08_two_runs.log --run 1 -o %s",
+                              path[OUT]);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  ck_assert_msg(strstr(r.err, "simcalib: import: skipped 11 lines that are not part of the table\n") == r.err, "%s",
+                r.err);
+  ck_assert_ptr_nonnull(strstr(r.out, "# run 0: all_reduce_perf (nccl-tests), NCCL 2.26.2+cuda12.8, 32 ranks = 4 "
+                                      "nodes x 8 (NVIDIA H100 80GB HBM3), fp32 sum, from line 73"));
+  cli_result_free(&r);
+  doc = load(path[OUT]);
+  const cJSON *runs = cJSON_GetObjectItemCaseSensitive(doc, "runs");
+  const cJSON *pts = cJSON_GetObjectItemCaseSensitive(doc, "points");
+  ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(doc, "schema")->valuestring, "simallreduce-measured-2");
+  ck_assert_int_eq(cJSON_GetArraySize(runs), 1);
+  ck_assert_int_eq(cJSON_GetArraySize(pts), 64);
+  ck_assert_double_eq(num(cJSON_GetArrayItem(runs, 0), "ranks"), 32);
+  ck_assert_double_eq(num(cJSON_GetArrayItem(runs, 0), "nodes"), 4);
+  ck_assert_double_eq(num(cJSON_GetArrayItem(pts, 63), "run"), 0);
+  cJSON_Delete(doc);
+  r = cli_simcalib("import osu tests/data/measured/O04_osu_allreduce_full_v7_nwtnni.log -o %s", path[OUT]);
+  ck_assert_msg(r.status == 0 && strstr(r.err, "does not name its datatype: fp32 assumed"), "%s", r.err);
+  cli_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("calib_cli");
@@ -346,6 +392,8 @@ int main(void)
   tcase_add_test(tc, measure_runs_the_real_mpi);
   tcase_add_test(tc, kernels_time_every_kernel);
   tcase_add_test(tc, bad_input_exits_2);
+  tcase_add_test(tc, import_refuses_dev_zero);
+  tcase_add_test(tc, import_real_logs);
   suite_add_tcase(s, tc);
   return check_run(s);
 }

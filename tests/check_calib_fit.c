@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/sa_error.h"
 #include "calib/fit.h"
 #include "check_util.h"
 
@@ -81,11 +82,11 @@ START_TEST(bad_input_is_refused)
   double x[] = {1, 2, NAN}, y[] = {1, 2, 3}, down[] = {3, 2, 1};
   cal_fit_line f;
   cal_fit_piecewise pw;
-  ck_assert_int_eq(cal_fit_linear(x, y, NULL, 0, 0, &f), -1);
-  ck_assert_int_eq(cal_fit_linear(x, y, NULL, 3, 0, &f), -1);
+  ck_assert_int_eq(cal_fit_linear(x, y, NULL, 0, 0, &f), SA_EINVAL);
+  ck_assert_int_eq(cal_fit_linear(x, y, NULL, 3, 0, &f), SA_EINVAL);
   ck_assert_int_eq(cal_fit_linear(y, x, NULL, 2, 0, &f), 0);
-  ck_assert_int_eq(cal_fit_piecewise_k(down, y, NULL, 3, 1, 1, 0, &pw), -1); /* x not sorted */
-  ck_assert_int_eq(cal_fit_piecewise_k(y, y, NULL, 3, 2, 2, 0, &pw), -1);   /* 2 x 2 points > 3 */
+  ck_assert_int_eq(cal_fit_piecewise_k(down, y, NULL, 3, 1, 1, 0, &pw), SA_EINVAL); /* x not sorted */
+  ck_assert_int_eq(cal_fit_piecewise_k(y, y, NULL, 3, 2, 2, 0, &pw), SA_EINVAL);   /* 2 x 2 points > 3 */
   /* one point: a flat line through it */
   ck_assert_int_eq(cal_fit_linear(y, y, NULL, 1, 0, &f), 0);
   ck_assert_double_eq(f.c0, 1);
