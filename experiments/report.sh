@@ -20,6 +20,7 @@ sed -n 's/^title[[:space:]]*=[[:space:]]*//p' "$def" | head -n 1 | sed 's/^/# /'
   function t(row) { return cell[row, "time_s"] != "" ? cell[row, "time_s"] : cell[row, "model_time_s"] }
   phase == 0 && $0 == "--" { phase = 1; next }
   phase == 0 { split($0, w, " "); line[++nlines] = $0; next }
+  /^#/ { next } # the CSV'"'"'s provenance and closing comments
   phase == 1 { for (i = 1; i <= NF; i++) col[$i] = i; phase = 2; next }
   {
     n++

@@ -56,11 +56,15 @@ plan() {
 merge() {
   name=$1 dir="$results/$1" n=$(wc -l <"$results/$1/runs.txt")
   title=$(value title "$defs/$name.exp")
-  first=1
+  files=""
   for k in $(seq 1 "$n"); do
     [ -f "$dir/run-$k.csv" ] || die "$name: run $k has no results (did it fail?)"
-    if [ $first = 1 ]; then cat "$dir/run-$k.csv"; first=0; else tail -n +2 "$dir/run-$k.csv"; fi
-  done >"$results/$name.csv"
+    files="$files $dir/run-$k.csv"
+  done
+  # every run's comment lines (how it was made) and rows; the column names once
+  # shellcheck disable=SC2086
+  awk '/^#/ { print; next } !hdr[FILENAME]++ { if (!seen++) print; next } { print }' $files \
+    >"$results/$name.csv"
   {
     printf '{"experiment": "%s", "title": "%s", "runs": [\n' "$name" "$title"
     for k in $(seq 1 "$n"); do

@@ -55,7 +55,8 @@ plot_one() {
       # one file per size: density, then the four phases in ms
       rm -f "$data/tencent-fig8"-*.dat
       awk -F, -v out="$data/tencent-fig8" '
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        /^#/ { next }
+        !header++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
         {
           n = split($(col["phases"]), ph, ";")
           for (k = 1; k <= n; k++) { split(ph[k], kv, "="); v[kv[1]] = 1e3 * kv[2] }
@@ -65,7 +66,7 @@ plot_one() {
       draw tencent-fig8 tencent-fig8 "data='$data/tencent-fig8'; title='$(title tencent-fig8)'" ;;
     crossover)
       rm -f "$data/crossover"-*.dat
-      winners=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+      winners=$(awk -F, '/^#/ { next } !header++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
         { a = $(col["algo"]); print $(col["bytes"]), $(col["nodes"]) > (out "-" a ".dat")
           if (!(a in seen)) { seen[a] = 1; printf "%s ", a } }' out="$data/crossover" "$(csv crossover)")
       draw crossover crossover "data='$data/crossover'; algos='$winners'; title='$(title crossover)'" ;;
