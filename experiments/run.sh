@@ -92,6 +92,23 @@ EOF
   echo "$name: submit with: sbatch $dir/slurm.sbatch" >&2
 }
 
+# watch DIR PID: on a terminal, while PID runs, a line naming the runs under way and the rows
+# each has written so far (the CSV grows a row per finished point), redrawn every 2 s
+watch() {
+  [ -t 2 ] || return 0
+  while kill -0 "$2" 2>/dev/null; do
+    line=""
+    for k in $(cat "$1/started" 2>/dev/null); do
+      grep -qx "$k" "$1/progress" 2>/dev/null && continue
+      rows=$(awk '!/^#/ { n++ } END { print n > 1 ? n - 1 : 0 }' "$1/run-$k.csv" 2>/dev/null)
+      line="$line run $k: ${rows:-0} rows;"
+    done
+    [ -z "$line" ] || printf '\r\033[Kin flight:%s' "$line" >&2
+    sleep 2
+  done
+  printf '\r\033[K' >&2
+}
+
 names=""
 while [ $# -gt 0 ]; do
   case $1 in
@@ -117,11 +134,14 @@ for name in $names; do
     slurm) slurm "$name"; continue ;;
     merge) merge "$name"; continue ;;
   esac
-  rm -f "$dir"/run-*.csv "$dir"/run-*.json "$dir/progress"
+  rm -f "$dir"/run-*.csv "$dir"/run-*.json "$dir/progress" "$dir/started"
   total=$(wc -l <"$dir/runs.txt")
   echo "$name: $total runs, $jobs at a time" >&2
-  # each line: K<TAB>args; run_one.sh prints progress to stderr as runs finish
-  if ! tr '\t' ' ' <"$dir/runs.txt" | xargs -P "$jobs" -L 1 "$here/run_one.sh" "$dir" "$total"; then
+  # each line: K<TAB>args; run_one.sh says on stderr when each run starts and ends
+  tr '\t' ' ' <"$dir/runs.txt" | xargs -P "$jobs" -L 1 "$here/run_one.sh" "$dir" "$total" &
+  runs=$!
+  watch "$dir" "$runs"
+  if ! wait "$runs"; then
     echo "$name: some runs failed (see $dir/run-*.log)" >&2
     status=1
     continue
