@@ -22,6 +22,29 @@ csv() {
 # algos EXPERIMENT: the algorithms of its definition, in order
 algos() { sed -n 's/^algos[[:space:]]*=[[:space:]]*//p' "experiments/defs/$1.exp" | head -n 1; }
 title() { sed -n 's/^title[[:space:]]*=[[:space:]]*//p' "experiments/defs/$1.exp" | head -n 1; }
+# legend EXPERIMENT: the names its plot gives the algorithms (gnuplot words, "quoted" when they
+# hold blanks), or the algorithms themselves
+legend() {
+  l=$(sed -n 's/^legend[[:space:]]*=[[:space:]]*//p' "experiments/defs/$1.exp" | head -n 1)
+  echo "${l:-$(algos "$1")}"
+}
+
+# link_rate EXPERIMENT: "link=GB/s", the inter-node link's rate the cost models read from the
+# platform's routes (1 / beta_inter of its first run), for the reference line on bandwidth axes
+link_rate() {
+  r=$(jq -r '[.runs[].model.beta_inter_s_per_byte | select(. != null)][0] // empty | 1e-9 / .' "$results/$1.json")
+  [ -z "$r" ] || echo "link=$r"
+}
+
+# ideal EXPERIMENT: $data/EXPERIMENT-ideal.dat, per node count from 2 on: nodes, the time (ms)
+# and bus bandwidth (GB/s) of an allreduce whose busbw is the inter-node link's rate, the
+# bandwidth bound of a ring across nodes: time = 2(n-1)/n * size / rate on n ranks
+ideal() {
+  jq -r '[.runs[] | {n: .nodes, r: .ranks, b: .results[0].bytes, beta: .model.beta_inter_s_per_byte}]
+         | unique_by(.n) | .[] | select(.n > 1 and .beta != null) | "\(.n) \(.r) \(.b) \(.beta)"' "$results/$1.json" |
+    awk '{ printf "%s %.9g %.9g\n", $1, 2 * ($2 - 1) / $2 * $3 * $4 * 1e3, 1e-9 / $4 }' >"$data/$1-ideal.dat"
+  echo "$data/$1-ideal.dat"
+}
 
 # draw SCRIPT NAME GNUPLOT-ASSIGNMENTS: PNG and SVG
 draw() {
@@ -41,7 +64,8 @@ plot_one() {
   case $1 in
     tencent-fig7 | sizes)
       series "$1" bytes
-      draw "$1" "$1" "data='$data/$1'; algos='$(algos "$1")'; title='$(title "$1")'" ;;
+      draw "$1" "$1" "data='$data/$1'; algos='$(algos "$1")'; legend='$(legend "$1")'; title='$(title "$1")'; \
+        $(link_rate "$1")" ;;
     baidu)
       series baidu ranks
       draw baidu baidu "data='$data/baidu'; algos='$(algos baidu)'; title='$(title baidu)'" ;;
@@ -49,8 +73,9 @@ plot_one() {
       series scaling-tencent16 nodes
       series scaling-mn1 nodes
       draw scaling scaling "data1='$data/scaling-tencent16'; algos1='$(algos scaling-tencent16)'; \
-        title1='$(title scaling-tencent16)'; data2='$data/scaling-mn1'; algos2='$(algos scaling-mn1)'; \
-        title2='$(title scaling-mn1)'" ;;
+        legend1='$(legend scaling-tencent16)'; title1='$(title scaling-tencent16)'; \
+        ideal1='$(ideal scaling-tencent16)'; data2='$data/scaling-mn1'; algos2='$(algos scaling-mn1)'; \
+        legend2='$(legend scaling-mn1)'; title2='$(title scaling-mn1)'; ideal2='$(ideal scaling-mn1)'" ;;
     tencent-fig8)
       # one file per size: density, then the four phases in ms
       rm -f "$data/tencent-fig8"-*.dat
