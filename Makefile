@@ -40,9 +40,10 @@ BIN ?= bin
 # (pkg-config modules, commands), so that a machine that has it all, Debian or not, never
 # reaches apt-get.
 DEB_PKGS  := libsimgrid-dev libgsl-dev libcjson-dev libssl-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin \
-	     time bsdutils
+	     time bsdutils jq
 DEPS_HAVE := pkg-config --exists simgrid libcjson gsl libcrypto check && command -v smpicc && command -v smpirun && \
-	     command -v gnuplot && command -v mpicc && test -x /usr/bin/time && command -v script
+	     command -v gnuplot && command -v mpicc && test -x /usr/bin/time && command -v script && \
+	     command -v jq
 
 # ---- Sources by layer; each layer becomes one static library, so that a program or test
 # linking them takes only the objects it uses.

@@ -37,7 +37,7 @@ size_axis_bare = 'set logscale x 2; set xtics ("" 2**10, "" 2**12, "" 2**14, "" 
 file(i) = sprintf("%s-%s.dat", data, word(algos, i))
 # two panels sharing the x axis: measurements above (upper_panel), the cost model's
 # difference from them below (lower_panel); the model's lines would lie on the simulated ones
-upper_panel = 'set lmargin at screen 0.10; set rmargin at screen 0.74; set tmargin at screen 0.90; set bmargin at screen 0.36'
+upper_panel = 'set lmargin at screen 0.10; set rmargin at screen 0.70; set tmargin at screen 0.90; set bmargin at screen 0.36'
 lower_panel = 'set tmargin at screen 0.33; set bmargin at screen 0.10'
 # the model's difference, in % of the simulated time (NaN where there is no model)
 model_diff(t, m) = t > 0 && m == m ? 100 * (m - t) / t : NaN

@@ -2,6 +2,9 @@
 # plot.sh [NAME...]: draws plots/out/NAME.png and .svg from the experiments' CSVs in
 # results/, running an experiment first when its CSV is missing (validation: make validate's,
 # else the reference run shipped with the project). Without names, every plot.
+# plot.sh --measured M.json --simulated S.json [NAME]: a measured nccl-tests run (simcalib
+# import nccl-tests LOG -o M.json) over simallreduce's simulation of the same cluster
+# (--json S.json), as plots/out/NAME.png (default "measured").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -68,7 +71,13 @@ plot_one() {
         $(link_rate "$1")" ;;
     baidu)
       series baidu ranks
-      draw baidu baidu "data='$data/baidu'; algos='$(algos baidu)'; title='$(title baidu)'" ;;
+      # the source's figures as marked points: "source = ALGO NODES BYTES SECONDS TEXT" lines
+      rpn=$(sed -n 's/^ranks_per_node[[:space:]]*=[[:space:]]*//p' experiments/defs/baidu.exp)
+      sed -n 's/^source[[:space:]]*=[[:space:]]*//p' experiments/defs/baidu.exp |
+        awk -v rpn="$rpn" '{ t = ""; for (i = 5; i <= NF; i++) t = t (i > 5 ? " " : "") $i
+                             printf "%d %g \"%s\"\n", $2 * rpn, 1e3 * $4, t }' >"$data/baidu-source.dat"
+      draw baidu baidu "data='$data/baidu'; algos='$(algos baidu)'; legend='$(legend baidu)'; \
+        source='$data/baidu-source.dat'; title='$(title baidu)'" ;;
     scaling)
       series scaling-tencent16 nodes
       series scaling-mn1 nodes
@@ -90,10 +99,23 @@ plot_one() {
         }' "$(csv tencent-fig8)"
       draw tencent-fig8 tencent-fig8 "data='$data/tencent-fig8'; title='$(title tencent-fig8)'" ;;
     crossover)
+      # per node count and size: the fastest prediction, and how much slower the next one is
       rm -f "$data/crossover"-*.dat
       winners=$(awk -F, '/^#/ { next } !header++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        { a = $(col["algo"]); print $(col["bytes"]), $(col["nodes"]) > (out "-" a ".dat")
-          if (!(a in seen)) { seen[a] = 1; printf "%s ", a } }' out="$data/crossover" "$(csv crossover)")
+        $(col["model_time_s"]) != "" {
+          k = $(col["nodes"]) SUBSEP $(col["bytes"]); t = $(col["model_time_s"]) + 0; a = $(col["algo"])
+          if (!(k in best) || t < best[k]) { second[k] = best[k]; best[k] = t; who[k] = a }
+          else if (!(k in second) || second[k] == "" || t < second[k]) second[k] = t
+          if (!(k in order)) order[k] = ++n
+        }
+        END {
+          for (k in best) { split(k, nb, SUBSEP); key[order[k]] = k }
+          for (i = 1; i <= n; i++) {
+            k = key[i]; split(k, nb, SUBSEP); a = who[k]
+            printf "%s %s %.1f\n", nb[2], nb[1], 100 * (second[k] / best[k] - 1) > (out "-" a ".dat")
+            if (!(a in seen)) { seen[a] = 1; printf "%s ", a }
+          }
+        }' out="$data/crossover" "$(csv crossover)")
       draw crossover crossover "data='$data/crossover'; algos='$winners'; title='$(title crossover)'" ;;
     validation)
       # measured on the local testbed by make validate (root, minutes), never run from here;
@@ -108,6 +130,34 @@ plot_one() {
     *) echo "plot.sh: unknown plot '$1' (known: $all validation)" >&2; exit 2 ;;
   esac
 }
+
+# measured M.json S.json NAME: the measured points (out of place) and the simulated ones per
+# algorithm, busbw and time against size; the ranks of both must agree
+measured() {
+  [ -r "$1" ] && [ -r "$2" ] || { echo "plot.sh: cannot read $1 or $2" >&2; exit 2; }
+  rm -f "$data/$3"-*.dat
+  jq -r '.points[] | select(.op == "allreduce" and .inplace == false) | "\(.bytes) \(.time_s * 1e3) \(.busbw_GBps) \(.ranks)"' \
+    "$1" >"$data/$3-measured.dat" 2>/dev/null || { echo "plot.sh: $1 is not simcalib's measured JSON" >&2; exit 2; }
+  algos=$(jq -r '[.results[].algo] | unique | join(" ")' "$2" 2>/dev/null) ||
+    { echo "plot.sh: $2 is not simallreduce's --json" >&2; exit 2; }
+  for a in $algos; do
+    jq -r --arg a "$a" '.results[] | select(.algo == $a and .time_s != null) | "\(.bytes) \(.time_s * 1e3) \(.busbw_GBps)"' \
+      "$2" >"$data/$3-$a.dat"
+  done
+  mr=$(awk 'NR == 1 { print $4 }' "$data/$3-measured.dat")
+  sr=$(jq -r '.ranks' "$2")
+  [ -n "$mr" ] || { echo "plot.sh: no out-of-place allreduce in $1" >&2; exit 2; }
+  [ "$mr" = "$sr" ] || { echo "plot.sh: $1 has $mr ranks, $2 $sr: not the same cluster" >&2; exit 2; }
+  src=$(jq -r '.source // "measured"' "$1")
+  what="$(jq -r '.platform' "$2"): $src ($mr ranks, $(basename "$1")) against the simulation ($(basename "$2"))"
+  draw measured "$3" "data='$data/$3'; algos='$algos'; title='$what'"
+}
+
+if [ "${1:-}" = --measured ]; then
+  [ $# -ge 4 ] && [ "$3" = --simulated ] || { echo "usage: plot.sh --measured M.json --simulated S.json [NAME]" >&2; exit 2; }
+  measured "$2" "$4" "${5:-measured}"
+  exit 0
+fi
 
 # shellcheck disable=SC2086 # the list of names is meant to split
 [ $# -gt 0 ] || set -- $all validation

@@ -15,7 +15,7 @@ unset key
 unset logscale y
 set format y "%+.1f"
 set ylabel "model - simulated (%)"
-set label 1 "cost model against the simulation,\nsame colours (dashed)" at screen 0.76, screen 0.22 left
+set label 1 "dashed: the cost model\nagainst the simulation,\nsame colours" at screen 0.73, screen 0.22 left
 plot for [i=1:words(algos)] file(i) using 1:(model_diff($2, $3)) lt i dt 2 notitle, \
      0 with lines lc rgb ref_colour lw 1 notitle
 unset multiplot
