@@ -100,7 +100,7 @@ watch() {
     line=""
     for k in $(cat "$1/started" 2>/dev/null); do
       grep -qx "$k" "$1/progress" 2>/dev/null && continue
-      rows=$(awk '!/^#/ { n++ } END { print n > 1 ? n - 1 : 0 }' "$1/run-$k.csv" 2>/dev/null)
+      rows=$(awk '!/^#/ { n++ } END { print (n > 1 ? n - 1 : 0) }' "$1/run-$k.csv" 2>/dev/null)
       line="$line run $k: ${rows:-0} rows;"
     done
     [ -z "$line" ] || printf '\r\033[Kin flight:%s' "$line" >&2
