@@ -24,7 +24,7 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN)
 # every include names its directory from the top ("lib/platform.h"), or none in its own
 CPPFLAGS += -I. -MMD -MP
-PKGS     := simgrid libcjson gsl
+PKGS     := simgrid libcjson gsl libcrypto
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
@@ -39,9 +39,11 @@ BIN ?= bin
 # ---- Dependencies: Debian packages by name. What the build and tests need is probed first
 # (pkg-config modules, commands), so that a machine that has it all, Debian or not, never
 # reaches apt-get.
-DEB_PKGS  := libsimgrid-dev libgsl-dev libcjson-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin time
-DEPS_HAVE := pkg-config --exists simgrid libcjson gsl check && command -v smpicc && command -v smpirun && \
-	     command -v gnuplot && command -v mpicc && test -x /usr/bin/time
+DEB_PKGS  := libsimgrid-dev libgsl-dev libcjson-dev libssl-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin \
+	     time bsdutils jq
+DEPS_HAVE := pkg-config --exists simgrid libcjson gsl libcrypto check && command -v smpicc && command -v smpirun && \
+	     command -v gnuplot && command -v mpicc && test -x /usr/bin/time && command -v script && \
+	     command -v jq
 
 # ---- Sources by layer; each layer becomes one static library, so that a program or test
 # linking them takes only the objects it uses.
@@ -117,6 +119,18 @@ $(B)/lib%.a:
 $(B)/o/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+# The tool's version for result files and --version: git describe at build time ("unknown"
+# outside git). The header is rewritten only when the version changes, so that only what
+# includes it is rebuilt.
+VERSION_H := $(B)/gen/sa_version.h
+.PHONY: FORCE
+$(VERSION_H): FORCE
+	@mkdir -p $(@D); \
+	line="#define SA_VERSION \"$$(git describe --always --dirty 2>/dev/null || echo unknown)\""; \
+	[ "$$(cat $@ 2>/dev/null)" = "$$line" ] || echo "$$line" >$@
+$(B)/o/sim/provenance.o: $(VERSION_H)
+$(B)/o/sim/provenance.o: CPPFLAGS += -I$(B)/gen
 
 # ---- Programs
 $(BIN)/simallreduce: $(B)/o/sim/main.o $(LAYERS)

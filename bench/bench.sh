@@ -77,7 +77,7 @@ while [ "$i" -lt "$REPS" ]; do
   run model --platform tencent16.xml --algo all --sizes 8:1G:1.02 --mode model >>"$TMP/model.w"
   i=$((i + 1))
 done
-points=$(awk 'END { print NR - 1 }' "$TMP/model.csv")
+points=$(awk '!/^#/ { n++ } END { print n - 1 }' "$TMP/model.csv")
 echo "$points $(median <"$TMP/model.w")" | awk '{ printf "model_points_per_s %.0f\n", $1 / $2 }'
 
 : >"$TMP/mission.w"

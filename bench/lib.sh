@@ -50,4 +50,4 @@ run() {
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # simulated time (s) of the first result in a CSV written by the driver (column time_s)
-simtime() { awk -F, 'NR == 2 { print $9 }' "$1"; }
+simtime() { awk -F, '/^#/ { next } !header++ { next } { print $9; exit }' "$1"; }

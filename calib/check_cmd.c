@@ -121,7 +121,7 @@ static int simulate(const char *platform, const char *sizes, cal_data *sim, char
      * simulation is deterministic, so three repetitions are plenty. */
     const char *args[] = {"--sizes", sizes, "--no-stream", "--reps", "3", "--min-reps", "3", "--warmup", "1",
                           "--out",   out,   NULL};
-    sim_launch l = {platform, hostfile, prog, tmp, log, np, NULL, 0, (char *const *)args};
+    sim_launch l = {platform, hostfile, prog, tmp, log, np, NULL, 0, (char *const *)args, NULL, NULL};
     if (sim_launch_run(&l, err, errlen) != 0) {
       size_t used = strlen(err);
       snprintf(err + used, errlen - used, "; see the simulator's output above");

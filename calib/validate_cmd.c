@@ -9,6 +9,7 @@
 #include "lib/sizes.h"
 #include "common/sa_error.h"
 #include "commands.h"
+#include "lib/jsonlines.h"
 #include "lib/textfile.h"
 #include "validation.h"
 
@@ -105,7 +106,7 @@ static int parse(int argc, char **argv, validate_opts *o)
 static cJSON *load(const char *path)
 {
   char *text = sim_read_text(path);
-  cJSON *doc = text ? cJSON_Parse(text) : NULL;
+  cJSON *doc = text ? sim_runner_doc(text) : NULL; /* a runner's stream as one document */
   if (!text)
     cal_bad("validate: cannot read %s", path);
   else if (!doc)

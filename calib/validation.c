@@ -117,6 +117,8 @@ int cal_val_read_measured(const cJSON *doc, cal_vpoint **p, size_t *n, size_t *c
     return bad(err, errlen, "no whole \"ranks\" and \"ranks_per_node\"");
   if (!cJSON_IsArray(points) || cJSON_GetArraySize(points) == 0)
     return bad(err, errlen, "no \"points\"");
+  if (cJSON_IsFalse(item(doc, "complete")))
+    return bad(err, errlen, "the measured run stopped before its end line");
   *ranks = (int)r;
   *rpn = (int)k;
   const cJSON *pt;

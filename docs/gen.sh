@@ -39,7 +39,8 @@ table() {
     --mode both --csv "$tmp/$1.csv" >/dev/null
   awk -F, '
     function label(b) { return b >= 1048576 ? b / 1048576 "M" : b / 1024 "K" }
-    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    /^#/ { next }
+    !header++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
     {
       a = $col["algo"]; b = $col["bytes"]; s = $col["time_s"] * 1e6; m = $col["model_time_s"] * 1e6
       if (!(a in seen)) { seen[a] = 1; algo[++na] = a }
@@ -77,6 +78,7 @@ model_vs_sim() {
   table 8 hier,ring 64K:64M:4
   echo
   cat "$tmp/1.csv" "$tmp/8.csv" | awk -F, '
+    /^#/ { next }
     $1 == "platform" { for (i = 1; i <= NF; i++) col[$i] = i; next }
     { s = $col["time_s"]; d = ($col["model_time_s"] - s) / s; print "all", (d < 0 ? -d : d) * 100 }' >"$tmp/d"
   stats <"$tmp/d" | awk -v n="$(wc -l <"$tmp/d")" '

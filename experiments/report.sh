@@ -20,6 +20,7 @@ sed -n 's/^title[[:space:]]*=[[:space:]]*//p' "$def" | head -n 1 | sed 's/^/# /'
   function t(row) { return cell[row, "time_s"] != "" ? cell[row, "time_s"] : cell[row, "model_time_s"] }
   phase == 0 && $0 == "--" { phase = 1; next }
   phase == 0 { split($0, w, " "); line[++nlines] = $0; next }
+  /^#/ { next } # the CSV'"'"'s provenance and closing comments
   phase == 1 { for (i = 1; i <= NF; i++) col[$i] = i; phase = 2; next }
   {
     n++
@@ -28,8 +29,9 @@ sed -n 's/^title[[:space:]]*=[[:space:]]*//p' "$def" | head -n 1 | sed 's/^/# /'
   END {
     printf "%-10s %6s %6s %12s %12s %12s %10s\n", "algo", "nodes", "ranks", "bytes", "time(ms)", "model(ms)", "busbw"
     for (r = 1; r <= n; r++)
-      printf "%-10s %6s %6s %12s %12s %12s %10.3f\n", cell[r, "algo"], cell[r, "nodes"], cell[r, "ranks"],
-             cell[r, "bytes"], ms(cell[r, "time_s"]), ms(cell[r, "model_time_s"]), cell[r, "busbw_GBps"]
+      printf "%-10s %6s %6s %12s %12s %12s %10s\n", cell[r, "algo"], cell[r, "nodes"], cell[r, "ranks"],
+             cell[r, "bytes"], ms(cell[r, "time_s"]), ms(cell[r, "model_time_s"]),
+             cell[r, "busbw_GBps"] == "" ? "-" : sprintf("%.3f", cell[r, "busbw_GBps"])
     for (i = 1; i <= nlines; i++) {
       m = split(line[i], w, " ")
       text = ""

@@ -56,11 +56,15 @@ plan() {
 merge() {
   name=$1 dir="$results/$1" n=$(wc -l <"$results/$1/runs.txt")
   title=$(value title "$defs/$name.exp")
-  first=1
+  files=""
   for k in $(seq 1 "$n"); do
     [ -f "$dir/run-$k.csv" ] || die "$name: run $k has no results (did it fail?)"
-    if [ $first = 1 ]; then cat "$dir/run-$k.csv"; first=0; else tail -n +2 "$dir/run-$k.csv"; fi
-  done >"$results/$name.csv"
+    files="$files $dir/run-$k.csv"
+  done
+  # every run's comment lines (how it was made) and rows; the column names once
+  # shellcheck disable=SC2086
+  awk '/^#/ { print; next } !hdr[FILENAME]++ { if (!seen++) print; next } { print }' $files \
+    >"$results/$name.csv"
   {
     printf '{"experiment": "%s", "title": "%s", "runs": [\n' "$name" "$title"
     for k in $(seq 1 "$n"); do
@@ -88,6 +92,23 @@ EOF
   echo "$name: submit with: sbatch $dir/slurm.sbatch" >&2
 }
 
+# watch DIR PID: on a terminal, while PID runs, a line naming the runs under way and the rows
+# each has written so far (the CSV grows a row per finished point), redrawn every 2 s
+watch() {
+  [ -t 2 ] || return 0
+  while kill -0 "$2" 2>/dev/null; do
+    line=""
+    for k in $(cat "$1/started" 2>/dev/null); do
+      grep -qx "$k" "$1/progress" 2>/dev/null && continue
+      rows=$(awk '!/^#/ { n++ } END { print (n > 1 ? n - 1 : 0) }' "$1/run-$k.csv" 2>/dev/null)
+      line="$line run $k: ${rows:-0} rows;"
+    done
+    [ -z "$line" ] || printf '\r\033[Kin flight:%s' "$line" >&2
+    sleep 2
+  done
+  printf '\r\033[K' >&2
+}
+
 names=""
 while [ $# -gt 0 ]; do
   case $1 in
@@ -113,11 +134,14 @@ for name in $names; do
     slurm) slurm "$name"; continue ;;
     merge) merge "$name"; continue ;;
   esac
-  rm -f "$dir"/run-*.csv "$dir"/run-*.json "$dir/progress"
+  rm -f "$dir"/run-*.csv "$dir"/run-*.json "$dir/progress" "$dir/started"
   total=$(wc -l <"$dir/runs.txt")
   echo "$name: $total runs, $jobs at a time" >&2
-  # each line: K<TAB>args; run_one.sh prints progress to stderr as runs finish
-  if ! tr '\t' ' ' <"$dir/runs.txt" | xargs -P "$jobs" -L 1 "$here/run_one.sh" "$dir" "$total"; then
+  # each line: K<TAB>args; run_one.sh says on stderr when each run starts and ends
+  tr '\t' ' ' <"$dir/runs.txt" | xargs -P "$jobs" -L 1 "$here/run_one.sh" "$dir" "$total" &
+  runs=$!
+  watch "$dir" "$runs"
+  if ! wait "$runs"; then
     echo "$name: some runs failed (see $dir/run-*.log)" >&2
     status=1
     continue

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tmpdir.h"
@@ -26,6 +27,21 @@ static const char *const fixed_cfg[] = {
      * default with one line per rank and call */
     "--log=smpi_colls.thres:warning",
 };
+
+/* Waits for smpirun, calling l->tick every SIM_LAUNCH_TICK_MS meanwhile and once at the end. */
+static void wait_ticking(const sim_launch *l, pid_t pid, int *status)
+{
+  const struct timespec nap = {0, SIM_LAUNCH_TICK_MS * 1000000L};
+  pid_t got;
+  while ((got = waitpid(pid, status, l->tick ? WNOHANG : 0)) == 0 || (got < 0 && errno == EINTR)) {
+    if (got == 0) {
+      l->tick(l->tick_arg);
+      nanosleep(&nap, NULL);
+    }
+  }
+  if (l->tick)
+    l->tick(l->tick_arg);
+}
 
 int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
 {
@@ -86,8 +102,7 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   if (pid > 0) {
     setpgid(pid, pid); /* whichever of parent and child gets here first */
     sim_tmpdir_watch(pid);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-      ;
+    wait_ticking(l, pid, &status);
     sim_tmpdir_watch(0);
   }
   for (int i = 0; i < l->ncfg; i++)

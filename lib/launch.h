@@ -11,10 +11,16 @@ typedef struct {
   const char *const *cfg; /* extra KEY:VALUE SimGrid settings */
   int ncfg;
   char *const *args; /* the runner's own arguments, NULL-terminated */
+  /* called about every SIM_LAUNCH_TICK_MS while smpirun runs, and once after it ended (NULL:
+   * none): the driver follows the runner's results and its progress from there */
+  void (*tick)(void *arg);
+  void *tick_arg;
 } sim_launch;
 
+#define SIM_LAUNCH_TICK_MS 150
+
 /* Runs smpirun with everything it prints going to l->log. Returns 0 when it exited
- * cleanly, -1 with the reason in err otherwise. */
+ * cleanly, SA_ENOMEM or SA_ERUN with the reason in err otherwise. */
 int sim_launch_run(const sim_launch *l, char *err, size_t errlen);
 
 /* Copies the last `lines` lines of a file to out, each prefixed with "  | ". */

@@ -3,7 +3,8 @@
 # bus bandwidth (GB/s). Variables: x (column name of the x axis), by (grouping column),
 # keep ("column=value" rows to keep, optional), out (file prefix).
 BEGIN { FS = ","; if (by == "") by = "algo" }
-NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+/^#/ { next } # the CSV's provenance and closing comments
+!header++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
 keep != "" {
   split(keep, kv, "=")
   if ($(col[kv[1]]) != kv[2]) next

@@ -150,6 +150,37 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
   ar_free(&p, recv);
 }
 
+/* Every point in turn, each started at a recorded clock (runner_clock.c) and written to the
+ * stream by rank 0 as soon as the next one's start time is known. Returns the exit status. */
+static int run_all(const runner_config *cfg, int rank, int size)
+{
+  runner_stream *out = NULL;
+  int status = 0, bad = 0;
+  if (rank == 0 && !(out = runner_stream_open(cfg, size)))
+    bad = 1;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (bad)
+    return 1;
+  runner_point pt;
+  double start = runner_clock_next(cfg->start_clock);
+  for (int j = 0; j < cfg->njobs; j++) {
+    runner_clock_wait(start, rank, size);
+    memset(&pt, 0, sizeof pt);
+    run_point(cfg, cfg->jobs[j].algo, cfg->jobs[j].bytes, rank, size, &pt);
+    if (pt.rc && rank == 0)
+      fprintf(stderr, "ar_runner: %s at %zu bytes failed: %s\n", pt.algo, pt.bytes, sa_strerror(pt.rc));
+    if (pt.rc)
+      status = 1;
+    start = j + 1 < cfg->njobs ? runner_clock_next(0) : NAN;
+    if (rank == 0 && runner_stream_point(out, cfg, &pt, start) != 0)
+      status = 1;
+    free(pt.times);
+  }
+  if (rank == 0 && runner_stream_close(out, status) != 0)
+    status = 1;
+  return status;
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -157,7 +188,6 @@ int main(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   runner_config cfg;
-  runner_point *pts = NULL;
   if (runner_parse(argc, argv, &cfg) != 0) {
     status = 2;
     goto out;
@@ -183,28 +213,9 @@ int main(int argc, char **argv)
     goto out;
   }
   cfg.params.layout = &layout;
-  int npts = cfg.nalgos * cfg.nsizes;
-  pts = calloc((size_t)npts, sizeof *pts);
-  if (!pts) {
-    status = 1;
-    goto out;
-  }
-  for (int a = 0; a < cfg.nalgos; a++)
-    for (int s = 0; s < cfg.nsizes; s++) {
-      runner_point *pt = &pts[a * cfg.nsizes + s];
-      run_point(&cfg, cfg.algos[a], cfg.sizes[s], rank, size, pt);
-      if (pt->rc && rank == 0)
-        fprintf(stderr, "ar_runner: %s at %zu bytes failed: %s\n", pt->algo, pt->bytes, sa_strerror(pt->rc));
-      if (pt->rc)
-        status = 1;
-    }
-  if (rank == 0 && runner_write(&cfg, size, pts, npts) != 0)
-    status = 1;
+  status = run_all(&cfg, rank, size);
   ar_layout_free(&layout);
 out:
-  for (int i = 0; pts && i < cfg.nalgos * cfg.nsizes; i++)
-    free(pts[i].times);
-  free(pts);
   runner_config_free(&cfg);
   MPI_Finalize();
   return status;

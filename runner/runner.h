@@ -4,17 +4,20 @@
 
 #include "algos/ar.h"
 
-#define RUNNER_MAX_ALGOS 32
+/* One point to time: an algorithm at a size (bytes per rank). */
+typedef struct {
+  const ar_algo *algo;
+  size_t bytes;
+} runner_job;
 
 typedef struct {
-  const ar_algo *algos[RUNNER_MAX_ALGOS];
-  int nalgos;
-  size_t *sizes; /* bytes per rank */
-  int nsizes;
+  runner_job *jobs; /* in the order they run: --points as given, or --algo x --sizes */
+  int njobs;
   ar_dtype dt;
   int verify;
   int iters, warmup; /* repetitions for real runs; one suffices in simulation */
   const char *result_path;
+  double start_clock; /* --start-clock: the simulated time the first point starts at (0: none) */
   ar_params params; /* template copied into each point */
 } runner_config;
 
@@ -36,11 +39,26 @@ typedef struct {
   int rc; /* 0 or the AR_E* code of the first failing rank */
 } runner_point;
 
+/* runner_stream.c: the result file, JSON Lines written by rank 0 as the run goes: a header,
+ * one line per point as soon as it is done (flushed), an end line. */
+typedef struct runner_stream runner_stream;
+/* Creates the file and writes the header; NULL (message on stderr) when it cannot. */
+runner_stream *runner_stream_open(const runner_config *cfg, int ranks);
+/* One point's line; next_clock is the simulated time the next point starts at (NaN: none).
+ * Returns 0 or SA_EIO. */
+int runner_stream_point(runner_stream *s, const runner_config *cfg, const runner_point *pt, double next_clock);
+/* The end line (status 0: every point ran) and closes; returns 0 or SA_EIO. */
+int runner_stream_close(runner_stream *s, int status);
+
+/* runner_clock.c: starts every point at a simulated time that depends on what ran before it
+ * only through the clock (see there); returns that time, or NaN outside SimGrid. start_at > 0
+ * asks for that time when it is still ahead of every rank. Collective. */
+double runner_clock_next(double start_at);
+/* Every rank waits until t (collective in effect: each rank calls it with the same t). */
+void runner_clock_wait(double t, int rank, int size);
+
 /* Parses argv; on error prints one line to stderr and returns an SA_E* code. */
 int runner_parse(int argc, char **argv, runner_config *cfg);
 void runner_config_free(runner_config *cfg);
-
-/* Rank 0 writes the result file; returns 0 or SA_EIO (message on stderr). */
-int runner_write(const runner_config *cfg, int ranks, const runner_point *pts, int npts);
 
 #endif

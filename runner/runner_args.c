@@ -7,41 +7,98 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_algos(char *list, runner_config *cfg)
+/* A comma-separated list's items, each passed to one(item, arg); returns 0 or the first
+ * failure. */
+static int each_item(const char *list, int (*one)(const char *item, void *arg), void *arg)
 {
-  for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    const ar_algo *a = ar_find(tok);
-    if (!a || cfg->nalgos == RUNNER_MAX_ALGOS) {
-      fprintf(stderr, "ar_runner: unknown or too many algorithms at '%s'\n", tok);
-      return SA_EINVAL;
-    }
-    cfg->algos[cfg->nalgos++] = a;
-  }
-  return cfg->nalgos > 0 ? 0 : -1;
+  char *copy = strdup(list), *save = NULL;
+  int rc = copy ? 0 : SA_ENOMEM;
+  for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && rc == 0; tok = strtok_r(NULL, ",", &save))
+    rc = one(tok, arg);
+  free(copy);
+  return rc;
 }
 
-static int parse_sizes(const char *list, runner_config *cfg)
+static int parse_bytes(const char *s, size_t *out)
 {
-  int n = 1;
-  for (const char *c = list; *c; c++)
-    n += *c == ',';
-  cfg->sizes = calloc((size_t)n, sizeof *cfg->sizes);
-  if (!cfg->sizes)
-    return SA_ENOMEM;
-  const char *c = list;
-  for (int i = 0; i < n; i++) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(c, &end, 10);
-    if (errno || end == c || (*end != ',' && *end != '\0')) {
-      fprintf(stderr, "ar_runner: bad size list '%s'\n", list);
-      return SA_EINVAL;
-    }
-    cfg->sizes[i] = (size_t)v;
-    c = *end ? end + 1 : end;
-  }
-  cfg->nsizes = n;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *end || *s == '-')
+    return SA_EINVAL;
+  *out = (size_t)v;
   return 0;
+}
+
+/* --algo and --sizes, before they are crossed into jobs */
+typedef struct {
+  const ar_algo **algos;
+  size_t *sizes;
+  int nalgos, nsizes;
+} runner_lists;
+
+static int add_algo(const char *tok, void *arg)
+{
+  runner_lists *l = arg;
+  const ar_algo *a = ar_find(tok), **grown = a ? realloc(l->algos, sizeof *grown * (size_t)(l->nalgos + 1)) : NULL;
+  if (!grown) {
+    fprintf(stderr, "ar_runner: unknown algorithm '%s'\n", tok);
+    return SA_EINVAL;
+  }
+  l->algos = grown;
+  l->algos[l->nalgos++] = a;
+  return 0;
+}
+
+static int add_size(const char *tok, void *arg)
+{
+  runner_lists *l = arg;
+  size_t b, *grown = realloc(l->sizes, sizeof *grown * (size_t)(l->nsizes + 1));
+  if (!grown)
+    return SA_ENOMEM;
+  l->sizes = grown;
+  if (parse_bytes(tok, &b)) {
+    fprintf(stderr, "ar_runner: bad size '%s'\n", tok);
+    return SA_EINVAL;
+  }
+  l->sizes[l->nsizes++] = b;
+  return 0;
+}
+
+static int add_job(runner_config *cfg, const ar_algo *a, size_t bytes)
+{
+  runner_job *grown = realloc(cfg->jobs, sizeof *grown * (size_t)(cfg->njobs + 1));
+  if (!grown)
+    return SA_ENOMEM;
+  cfg->jobs = grown;
+  cfg->jobs[cfg->njobs++] = (runner_job){a, bytes};
+  return 0;
+}
+
+/* --points ALGO:BYTES,...: exactly these, in this order */
+static int add_point(const char *tok, void *arg)
+{
+  runner_config *cfg = arg;
+  const char *colon = strchr(tok, ':');
+  char name[64];
+  size_t b;
+  snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - tok) : 0, tok);
+  const ar_algo *a = colon ? ar_find(name) : NULL;
+  if (!a || parse_bytes(colon + 1, &b)) {
+    fprintf(stderr, "ar_runner: bad point '%s' (ALGO:BYTES)\n", tok);
+    return SA_EINVAL;
+  }
+  return add_job(cfg, a, b);
+}
+
+/* --algo x --sizes: by algorithm, then size */
+static int cross(runner_config *cfg, const runner_lists *l)
+{
+  int rc = 0;
+  for (int a = 0; a < l->nalgos && rc == 0; a++)
+    for (int s = 0; s < l->nsizes && rc == 0; s++)
+      rc = add_job(cfg, l->algos[a], l->sizes[s]);
+  return rc;
 }
 
 static int parse_num(const char *opt, const char *s, double lo, double hi, double *out)
@@ -57,7 +114,7 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
 }
 
 /* Numeric options: name, range, and where the value goes. */
-enum { OPT_RPN, OPT_SEGMENT, OPT_CHANNELS, OPT_DENSITY, OPT_OVERLAP, OPT_ITERS, OPT_WARMUP, OPT_NUM };
+enum { OPT_RPN, OPT_SEGMENT, OPT_CHANNELS, OPT_DENSITY, OPT_OVERLAP, OPT_ITERS, OPT_WARMUP, OPT_CLOCK, OPT_NUM };
 static const struct {
   const char *name;
   double lo, hi;
@@ -65,7 +122,7 @@ static const struct {
     [OPT_RPN] = {"--ranks-per-node", 1, 1 << 20}, [OPT_SEGMENT] = {"--segment", 1, 1e12},
     [OPT_CHANNELS] = {"--channels", 1, 64},       [OPT_DENSITY] = {"--density", 1e-12, 1},
     [OPT_OVERLAP] = {"--overlap", 0, 1},          [OPT_ITERS] = {"--iters", 1, 1e6},
-    [OPT_WARMUP] = {"--warmup", 0, 1e6},
+    [OPT_WARMUP] = {"--warmup", 0, 1e6},          [OPT_CLOCK] = {"--start-clock", 0, 1e12},
 };
 
 static int set_num(runner_config *cfg, const char *opt, const char *v)
@@ -83,6 +140,7 @@ static int set_num(runner_config *cfg, const char *opt, const char *v)
     case OPT_DENSITY: cfg->params.density = d; break;
     case OPT_OVERLAP: cfg->params.overlap = d; break;
     case OPT_ITERS: cfg->iters = (int)d; break;
+    case OPT_CLOCK: cfg->start_clock = d; break;
     default: cfg->warmup = (int)d; break;
     }
     return 0;
@@ -100,6 +158,7 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
   cfg->params.channels = 1;
   cfg->params.density = 0.01;
   int rc = 0;
+  runner_lists lists = {NULL, NULL, 0, 0};
   for (int i = 1; i < argc && rc == 0; i++) {
     const char *o = argv[i];
     if (strcmp(o, "--verify") == 0) {
@@ -108,13 +167,16 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
     }
     if (i + 1 >= argc) {
       fprintf(stderr, "ar_runner: %s needs a value\n", o);
-      return SA_EINVAL;
+      rc = SA_EINVAL;
+      break;
     }
     char *v = argv[++i];
     if (strcmp(o, "--algo") == 0)
-      rc = parse_algos(v, cfg);
+      rc = each_item(v, add_algo, &lists);
     else if (strcmp(o, "--sizes") == 0)
-      rc = parse_sizes(v, cfg);
+      rc = each_item(v, add_size, &lists);
+    else if (strcmp(o, "--points") == 0)
+      rc = each_item(v, add_point, cfg);
     else if (strcmp(o, "--dtype") == 0)
       rc = ar_dtype_parse(v, &cfg->dt);
     else if (strcmp(o, "--result") == 0)
@@ -122,8 +184,12 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
     else
       rc = set_num(cfg, o, v);
   }
-  if (rc == 0 && (cfg->nalgos == 0 || cfg->nsizes == 0 || !cfg->result_path)) {
-    fprintf(stderr, "ar_runner: --algo, --sizes and --result are required\n");
+  if (rc == 0)
+    rc = cross(cfg, &lists);
+  free(lists.algos);
+  free(lists.sizes);
+  if (rc == 0 && (cfg->njobs == 0 || !cfg->result_path)) {
+    fprintf(stderr, "ar_runner: --points (or --algo and --sizes) and --result are required\n");
     rc = SA_EINVAL;
   }
   cfg->params.real_data = cfg->verify;
@@ -133,4 +199,8 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
   return rc;
 }
 
-void runner_config_free(runner_config *cfg) { free(cfg->sizes); }
+void runner_config_free(runner_config *cfg)
+{
+  free(cfg->jobs);
+  cfg->jobs = NULL;
+}

@@ -15,7 +15,7 @@
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
-  O_ALLOW_SPARSE
+  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION
 };
 
 static const struct option longopts[] = {
@@ -29,17 +29,20 @@ static const struct option longopts[] = {
     {"overlap", required_argument, NULL, O_OVERLAP},   {"cfg", required_argument, NULL, O_CFG},
     {"list-algos", no_argument, NULL, O_LIST_ALGOS},   {"list-platforms", no_argument, NULL, O_LIST_PLATFORMS},
     {"help", no_argument, NULL, O_HELP},               {"mode", required_argument, NULL, O_MODE},
-    {"allow-sparse", no_argument, NULL, O_ALLOW_SPARSE}, {NULL, 0, NULL, 0},
+    {"allow-sparse", no_argument, NULL, O_ALLOW_SPARSE}, {"jsonl", required_argument, NULL, O_JSONL},
+    {"resume", required_argument, NULL, O_RESUME},     {"version", no_argument, NULL, O_VERSION},
+    {NULL, 0, NULL, 0},
 };
 
 void sim_cli_usage(FILE *f)
 {
   fputs("usage: simallreduce [--platform P] [--algo A[,B...]|all|best] [--size S | --sizes MIN:MAX[:FACTOR]|S1,S2,...]\n"
         "                    [--dtype fp32|fp16] [--nodes N] [--ranks-per-node R] [--verify] [--phases]\n"
-        "                    [--json FILE] [--csv FILE] [--segment BYTES] [--channels C]\n"
+        "                    [--json FILE] [--csv FILE] [--jsonl FILE] [--resume FILE]\n"
+        "                    [--segment BYTES] [--channels C]\n"
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
         "                    [--mode sim|model|both] [--allow-sparse]\n"
-        "       simallreduce --list-algos | --list-platforms | --help\n"
+        "       simallreduce --list-algos | --list-platforms | --version | --help\n"
         "\n"
         "Simulates allreduce algorithms, running their real code over SimGrid's SMPI on a GPU\n"
         "cluster described by a platform file (one SimGrid host per GPU).\n"
@@ -55,7 +58,10 @@ void sim_cli_usage(FILE *f)
         "  --ranks-per-node R   use the first R GPUs of each node (default all)\n"
         "  --verify             move and reduce real data and check it against a reference\n"
         "  --phases             print each algorithm's phase breakdown (always for a single size)\n"
-        "  --json FILE, --csv FILE  write every result\n"
+        "  --json FILE, --csv FILE  write every result (the CSV row by row, as points finish)\n"
+        "  --jsonl FILE         write every result as JSON Lines, each line as its point finishes\n"
+        "  --resume FILE        skip the points an earlier run of the same sweep wrote to FILE\n"
+        "                       (its --jsonl or --json): a stopped sweep goes on where it stopped\n"
         "  --segment BYTES      pipelining segment of the trees (default 1M)\n"
         "  --channels C         concurrent rings for ring (default 1)\n"
         "  --density RHO        top-k density, in (0,1] (default 0.01)\n"
@@ -238,6 +244,9 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     case O_PHASES: o->phases = 1; break;
     case O_JSON: o->json_path = optarg; break;
     case O_CSV: o->csv_path = optarg; break;
+    case O_JSONL: o->jsonl_path = optarg; break;
+    case O_RESUME: o->resume_path = optarg; break;
+    case O_VERSION: o->action = SIM_VERSION; break;
     case O_SEGMENT: rc = sim_parse_size(optarg, &o->segment, err, errlen); break;
     case O_CHANNELS: rc = parse_int("--channels", optarg, 1, 64, &o->channels, err, errlen); break;
     case O_DENSITY:
@@ -274,6 +283,8 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = parse_algos(o, algos, err, errlen);
   if (rc == 0 && o->action == SIM_RUN && o->allow_sparse && !o->best)
     rc = fail(err, errlen, "--allow-sparse only goes with --algo best%s", "");
+  if (rc == 0 && o->action == SIM_RUN && o->resume_path && o->mode == SIM_MODE_MODEL)
+    rc = fail(err, errlen, "--resume skips simulated points: --mode model simulates none%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->verify && o->mode == SIM_MODE_MODEL)
     rc = fail(err, errlen, "--verify checks simulated data: it cannot go with --mode model%s", "");
   if (rc == 0 && o->action == SIM_RUN)

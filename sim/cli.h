@@ -11,7 +11,7 @@
 #define SIM_MAX_ALGOS 32
 #define SIM_MAX_CFG 32
 
-typedef enum { SIM_RUN, SIM_HELP, SIM_LIST_ALGOS, SIM_LIST_PLATFORMS } sim_action;
+typedef enum { SIM_RUN, SIM_HELP, SIM_LIST_ALGOS, SIM_LIST_PLATFORMS, SIM_VERSION } sim_action;
 
 /* --mode: simulate, predict with the cost models, or both side by side (the default: the
  * models cost microseconds next to a simulation's seconds). */
@@ -27,7 +27,8 @@ typedef struct {
   ar_dtype dtype;
   int nodes, ranks_per_node; /* 0: all of the platform */
   int verify, phases;
-  const char *json_path, *csv_path;
+  const char *json_path, *csv_path, *jsonl_path;
+  const char *resume_path; /* --resume: an earlier run's --json or --jsonl */
   uint64_t segment;
   int channels;
   double density, overlap;

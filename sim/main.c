@@ -2,6 +2,7 @@
  * runner for every point, and/or the cost models' predictions -> table, JSON, CSV. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,17 +10,21 @@
 #include <unistd.h>
 
 #include "catalog.h"
-#include "common/sa_error.h"
 #include "cli.h"
+#include "common/sa_error.h"
+#include "emit.h"
+#include "follow.h"
 #include "lib/hostfile.h"
-#include "modeling.h"
 #include "lib/launch.h"
 #include "lib/paths.h"
 #include "lib/platform.h"
+#include "lib/tmpdir.h"
+#include "modeling.h"
+#include "provenance.h"
 #include "report.h"
 #include "results.h"
+#include "resume.h"
 #include "runner_cmd.h"
-#include "lib/tmpdir.h"
 
 #define ERRLEN 1024
 
@@ -78,19 +83,70 @@ static int check_verify_memory(const sim_opts *o, int ranks, char *err, size_t e
   return SA_EINVAL;
 }
 
-/* One SMPI run of the runner for o's algorithms x sizes; the points go to r. Returns 0, or
- * 1 with the reason and the simulator's last lines on stderr. */
-static int simulate(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn, sim_results *r,
-                    double *wall)
+/* What follows the runner's stream while it runs. */
+typedef struct {
+  sim_emit *e;
+  const sim_model *m; /* NULL: no predictions to add */
+  int unexpected;     /* a point that was not asked for */
+} follower;
+
+static void on_record(void *arg, sim_record kind, const cJSON *o)
+{
+  follower *fw = arg;
+  sim_results head;
+  sim_point p;
+  if (kind == SIM_REC_HEADER && sim_results_header(o, &head) == 0)
+    sim_emit_head(fw->e, &head);
+  if (kind != SIM_REC_POINT)
+    return;
+  int i = sim_point_read(o, &p) == 0 ? sim_plan_find(fw->e->plan, p.algo, p.bytes) : -1;
+  if (i < 0) {
+    fw->unexpected = 1;
+    return;
+  }
+  if (fw->m)
+    sim_model_point(fw->m, &p);
+  sim_plan_fill(fw->e->plan, i, &p);
+  sim_emit_point(fw->e, i);
+}
+
+typedef struct {
+  sim_follow *f;
+  follower *fw;
+} ticker;
+
+static void on_tick(void *arg)
+{
+  ticker *t = arg;
+  sim_follow_poll(t->f, on_record, t->fw);
+  sim_progress_draw(&t->fw->e->progress, t->fw->e->plan, 0);
+}
+
+/* The clock the earlier run started the first point still to run at, when it ran the one
+ * before it (NaN: none; --resume of a sweep cut short). */
+static double resume_clock(const sim_plan *pl)
+{
+  for (int i = 0; i < pl->n; i++)
+    if (!pl->slot[i].done)
+      return i > 0 && pl->slot[i - 1].done ? pl->slot[i - 1].pt.next_clock_s : NAN;
+  return NAN;
+}
+
+/* One SMPI run of the runner for the plan's points not done yet, each reported as it
+ * arrives. Returns 0, or 1 with the reason and the simulator's last lines on stderr. */
+static int simulate(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn, sim_emit *e,
+                    const sim_model *m, double *wall)
 {
   char err[ERRLEN], hostfile[4200], result[4200], log[4200], runner[4200];
+  if (e->plan->ndone == e->plan->n)
+    return 0;
   const char *tmp = sim_tmpdir_create(err, sizeof err);
   if (!tmp) {
     fprintf(stderr, "simallreduce: %s\n", err);
     return 1;
   }
   snprintf(hostfile, sizeof hostfile, "%s/hostfile", tmp);
-  snprintf(result, sizeof result, "%s/result.json", tmp);
+  snprintf(result, sizeof result, "%s/result.jsonl", tmp);
   snprintf(log, sizeof log, "%s/smpirun.log", tmp);
   snprintf(runner, sizeof runner, "%s/ar_runner", bindir);
   if (access(runner, X_OK) != 0) {
@@ -102,15 +158,25 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
     return 1;
   }
   sim_runner_cmd cmd;
-  int built = sim_runner_cmd_build(&cmd, o, rpn, result) == 0;
-  sim_launch l = {pf->path, hostfile, runner, tmp, log, nodes * rpn, o->cfg, o->ncfg, cmd.argv};
+  int built = sim_runner_cmd_build(&cmd, o, rpn, e->plan, resume_clock(e->plan), result) == 0;
+  sim_follow f;
+  sim_follow_init(&f, result);
+  follower fw = {e, m, 0};
+  ticker t = {&f, &fw};
+  sim_launch l = {pf->path, hostfile, runner, tmp, log, nodes * rpn, o->cfg, o->ncfg, cmd.argv, on_tick, &t};
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int rc = built ? sim_launch_run(&l, err, sizeof err) : (snprintf(err, sizeof err, "out of memory"), -1);
+  sim_progress_draw(&e->progress, e->plan, 1);
+  int rc = built ? sim_launch_run(&l, err, sizeof err) : (snprintf(err, sizeof err, "out of memory"), SA_ENOMEM);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   sim_runner_cmd_free(&cmd);
-  if (rc == 0)
-    rc = sim_results_read(result, r, err, sizeof err);
+  if (rc == 0 && (f.bad || fw.unexpected))
+    snprintf(err, sizeof err, "the simulation's result file is not in the expected form"), rc = SA_EPARSE;
+  else if (rc == 0 && (!f.ended || e->plan->ndone < e->plan->n))
+    snprintf(err, sizeof err, "the simulation stopped after %d of %d points", e->plan->ndone, e->plan->n),
+        rc = SA_EPARSE;
+  sim_follow_close(&f);
+  sim_progress_clear(&e->progress);
   if (rc != 0) {
     fprintf(stderr, "simallreduce: %s; the simulator's last lines:\n", err);
     sim_print_tail(log, 12, stderr);
@@ -120,55 +186,10 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
   return 0;
 }
 
-static int by_size(const void *a, const void *b)
+/* Points that did not verify: one line each. Returns 1 when there is one. */
+static int unverified(const sim_results *r)
 {
-  const sim_point *x = a, *y = b;
-  return (x->bytes > y->bytes) - (x->bytes < y->bytes);
-}
-
-/* --algo best, simulated: one run per chosen algorithm over the sizes it won, the points
- * then put back in size order. */
-static int simulate_best(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn,
-                         const int *winner, sim_results *r, double *wall)
-{
-  uint64_t *sizes = malloc(sizeof *sizes * (size_t)o->nsizes);
-  int status = sizes ? 0 : 1;
-  memset(r, 0, sizeof *r);
-  for (int a = 0; a < o->nalgos && status == 0; a++) {
-    sim_opts one = *o;
-    one.algos[0] = o->algos[a];
-    one.nalgos = 1;
-    one.sizes = sizes;
-    one.nsizes = 0;
-    for (int i = 0; i < o->nsizes; i++)
-      if (winner[i] == a)
-        sizes[one.nsizes++] = o->sizes[i];
-    sim_results part;
-    if (one.nsizes && (status = simulate(&one, bindir, pf, nodes, rpn, &part, wall)) == 0 &&
-        sim_results_append(r, &part) != 0)
-      status = 1;
-  }
-  free(sizes);
-  if (status == 0 && r->npoints > 1)
-    qsort(r->points, (size_t)r->npoints, sizeof *r->points, by_size);
-  return status;
-}
-
-/* Prints and writes a run's points. Returns 0, or 1 when a file cannot be written or a
- * point did not verify. */
-static int report(const sim_opts *o, const sim_run_info *run, const sim_results *r)
-{
-  /* A single size is the interactive case: its phase breakdown is the interesting part. */
-  sim_report_table(stdout, run, r, o->phases || o->nsizes == 1);
   int status = 0;
-  if (o->json_path && sim_report_json(o->json_path, run, r) != 0) {
-    fprintf(stderr, "simallreduce: cannot write %s\n", o->json_path);
-    status = 1;
-  }
-  if (o->csv_path && sim_report_csv(o->csv_path, run, r) != 0) {
-    fprintf(stderr, "simallreduce: cannot write %s\n", o->csv_path);
-    status = 1;
-  }
   for (int i = 0; i < r->npoints; i++)
     if (r->points[i].verified == 0) {
       fprintf(stderr, "simallreduce: %s at %llu bytes did not verify (max abs error %g)\n", r->points[i].algo,
@@ -178,8 +199,24 @@ static int report(const sim_opts *o, const sim_run_info *run, const sim_results 
   return status;
 }
 
-/* Simulates, predicts, or both (--mode), and reports. */
-static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int nodes, int rpn)
+/* --resume: the earlier run's points (their predictions made anew), read before the
+ * outputs are opened: they may be the same file. Returns 0, or 2 (bad input: one line on
+ * stderr). */
+static int resume(const sim_opts *o, const sim_run_info *info, const sim_model *m, sim_plan *plan, sim_results *head)
+{
+  char err[ERRLEN];
+  if (!o->resume_path)
+    return 0;
+  if (sim_resume_load(o->resume_path, info, plan, head, err, sizeof err) < 0)
+    return bad_input(err);
+  for (int i = 0; m && i < plan->n; i++)
+    if (plan->slot[i].resumed)
+      sim_model_point(m, &plan->slot[i].pt);
+  return 0;
+}
+
+/* Simulates, predicts, or both (--mode), and reports each point as it is known. */
+static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int nodes, int rpn, sim_provenance *prov)
 {
   sim_model m;
   memset(&m, 0, sizeof m);
@@ -195,21 +232,49 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
     fprintf(stderr, "simallreduce: --algo best: no prediction at any size\n");
     status = 1;
   }
-  sim_results r;
-  memset(&r, 0, sizeof r);
-  double wall = 0;
-  if (status == 0 && o->mode == SIM_MODE_MODEL)
-    status = sim_model_results(&m, o, rpn, winner, &r) ? 1 : 0;
-  else if (status == 0)
-    status = o->best ? simulate_best(o, bindir, pf, nodes, rpn, winner, &r, &wall)
-                     : simulate(o, bindir, pf, nodes, rpn, &r, &wall);
-  for (int i = 0; status == 0 && o->mode == SIM_MODE_BOTH && i < r.npoints; i++)
-    sim_model_point(&m, &r.points[i]);
   sim_report_models rm = {o->mode, use_model ? &m : NULL, ranges, nranges, o->algos, o->allow_sparse};
-  sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, wall, &rm};
+  sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, 0, &rm, o, prov};
+  const sim_model *predict = o->mode == SIM_MODE_BOTH && m.ctx ? &m : NULL;
+  sim_plan plan = {0};
+  sim_emit e;
+  char err[ERRLEN];
+  if (status == 0 && sim_plan_build(&plan, o, winner) != 0) {
+    fprintf(stderr, "simallreduce: out of memory\n");
+    status = 1;
+  }
+  sim_results head = {0};
   if (status == 0)
-    status = report(o, &info, &r);
-  sim_results_free(&r);
+    status = resume(o, &info, predict, &plan, &head);
+  if (status == 0 && sim_emit_open(&e, o, &info, &plan, err, sizeof err) != 0) {
+    fprintf(stderr, "simallreduce: %s\n", err);
+    status = 1;
+  } else if (status == 0) {
+    if (plan.ndone > 0)
+      sim_emit_head(&e, &head);
+    if (o->mode == SIM_MODE_MODEL) {
+      sim_model_head(&m, rpn, &head);
+      sim_emit_head(&e, &head);
+      for (int i = 0; i < plan.n; i++) {
+        sim_point p;
+        sim_model_only_point(&m, o, rpn, plan.slot[i].algo, plan.slot[i].bytes, &p);
+        sim_plan_fill(&plan, i, &p);
+        sim_emit_point(&e, i);
+      }
+    } else {
+      status = simulate(o, bindir, pf, nodes, rpn, &e, predict, &info.wall_s);
+    }
+    sim_results r = {0};
+    if (status == 0 && sim_plan_results(&plan, &e.head, &r) != 0)
+      status = 1;
+    if (status == 0)
+      status = sim_emit_close(&e, &r, sim_provenance_wall(prov));
+    else
+      sim_emit_abort(&e);
+    if (unverified(&r))
+      status = 1;
+    sim_results_free(&r);
+  }
+  sim_plan_free(&plan);
   sim_model_close(&m);
   free(winner);
   free(ranges);
@@ -245,6 +310,10 @@ int main(int argc, char **argv)
     sim_cli_usage(stdout);
     return 0;
   }
+  if (o.action == SIM_VERSION) {
+    sim_version_print(stdout);
+    return 0;
+  }
   if (o.action == SIM_LIST_ALGOS) {
     list_algos();
     return 0;
@@ -252,11 +321,13 @@ int main(int argc, char **argv)
   if (o.action == SIM_LIST_PLATFORMS)
     return list_platforms(pdir);
 
-  if (check_writable(o.json_path, err, sizeof err) != 0 || check_writable(o.csv_path, err, sizeof err) != 0) {
+  if (check_writable(o.json_path, err, sizeof err) != 0 || check_writable(o.csv_path, err, sizeof err) != 0 ||
+      check_writable(o.jsonl_path, err, sizeof err) != 0) {
     sim_cli_free(&o);
     return bad_input(err);
   }
   sim_platform pf;
+  memset(&pf, 0, sizeof pf);
   int status = 2, nodes = o.nodes, rpn = o.ranks_per_node;
   char *path = sim_platform_resolve(o.platform, pdir, err, sizeof err);
   if (!path) {
@@ -264,11 +335,17 @@ int main(int argc, char **argv)
     return bad_input(err);
   }
   int flags = o.mode != SIM_MODE_SIM || o.best ? SIM_LOAD_NET : 0;
-  if (sim_platform_load_ex(path, flags, &pf, err, sizeof err) != 0 || sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 ||
-      check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0)
+  sim_provenance prov;
+  if (sim_provenance_init(&prov, argc, argv) != 0)
+    bad_input("out of memory");
+  else if (sim_provenance_platform(&prov, path) != 0)
+    fprintf(stderr, "simallreduce: cannot read %s\n", path);
+  else if (sim_platform_load_ex(path, flags, &pf, err, sizeof err) != 0 ||
+           sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 || check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0)
     bad_input(err);
   else
-    status = run(&o, bindir, &pf, nodes, rpn);
+    status = run(&o, bindir, &pf, nodes, rpn, &prov);
+  sim_provenance_free(&prov);
   free(path);
   sim_platform_free(&pf);
   sim_cli_free(&o);

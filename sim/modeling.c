@@ -79,15 +79,15 @@ void sim_model_point(const sim_model *m, sim_point *p)
   p->nccl_tree_proto = n.tree_proto;
 }
 
-static void model_only_point(const sim_model *m, const sim_opts *o, int rpn, const char *algo, uint64_t bytes,
-                             sim_point *p)
+void sim_model_only_point(const sim_model *m, const sim_opts *o, int rpn, const char *algo, uint64_t bytes,
+                          sim_point *p)
 {
   memset(p, 0, sizeof *p);
   snprintf(p->algo, sizeof p->algo, "%s", algo);
   snprintf(p->dtype, sizeof p->dtype, "%s", ar_dtype_name(o->dtype));
   p->bytes = bytes;
   p->count = bytes / ar_dtype_size(o->dtype);
-  p->time_s = p->time_min_s = p->time_max_s = NAN;
+  p->time_s = p->time_min_s = p->time_max_s = p->next_clock_s = NAN;
   p->verified = -1;
   p->sparse_rel_err = -1;
   const sim_algo_info *a = sim_catalog_find(algo);
@@ -100,7 +100,7 @@ static void model_only_point(const sim_model *m, const sim_opts *o, int rpn, con
   sim_model_point(m, p);
 }
 
-int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int *winner, sim_results *r)
+void sim_model_head(const sim_model *m, int rpn, sim_results *r)
 {
   memset(r, 0, sizeof *r);
   snprintf(r->mode, sizeof r->mode, "model");
@@ -108,19 +108,6 @@ int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int 
   r->ranks_per_node = rpn;
   if (m->net) /* the compute the runner would have read from the same hosts */
     r->compute = m->net->compute;
-  r->points = calloc((size_t)o->nalgos * (size_t)o->nsizes + 1, sizeof *r->points);
-  if (!r->points)
-    return SA_ENOMEM;
-  if (winner) { /* the choice per size, in size order */
-    for (int i = 0; i < o->nsizes; i++)
-      if (winner[i] >= 0)
-        model_only_point(m, o, rpn, o->algos[winner[i]], o->sizes[i], &r->points[r->npoints++]);
-    return 0;
-  }
-  for (int a = 0; a < o->nalgos; a++) /* as the runner orders them: by algorithm, then size */
-    for (int i = 0; i < o->nsizes; i++)
-      model_only_point(m, o, rpn, o->algos[a], o->sizes[i], &r->points[r->npoints++]);
-  return 0;
 }
 
 int sim_model_best(const sim_model *m, const sim_opts *o, int *winner, cost_range *ranges)

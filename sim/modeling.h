@@ -27,9 +27,10 @@ void sim_model_close(sim_model *m);
 /* Fills a point's model fields from its algorithm and size. */
 void sim_model_point(const sim_model *m, sim_point *p);
 
-/* Points of the models alone, for --mode model: every algorithm at every size, or with
- * `winner` (per size, an index into o->algos or -1) the chosen ones only. */
-int sim_model_results(const sim_model *m, const sim_opts *o, int rpn, const int *winner, sim_results *r);
+/* --mode model: a point of the models alone, and the run's header fields. */
+void sim_model_only_point(const sim_model *m, const sim_opts *o, int rpn, const char *algo, uint64_t bytes,
+                          sim_point *p);
+void sim_model_head(const sim_model *m, int rpn, sim_results *r);
 
 /* --algo best: per size, the index into o->algos of the fastest prediction (-1: none), and
  * the ranges of sizes with the same choice (ranges holds o->nsizes). Returns the number of

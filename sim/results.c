@@ -1,8 +1,8 @@
 /* results.c: parses the runner's JSON with cJSON, checking every field it relies on. */
 #include "results.h"
 
-#include "lib/textfile.h"
 #include "common/sa_error.h"
+#include "lib/jsonlines.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -37,24 +37,6 @@ void sim_point_no_model(sim_point *p)
   p->nccl_ring_proto = p->nccl_tree_proto = -1;
 }
 
-int sim_results_append(sim_results *a, sim_results *b)
-{
-  if (!a->points) { /* the first part also brings the run's header fields */
-    *a = *b;
-    b->points = NULL;
-    b->npoints = 0;
-    return 0;
-  }
-  sim_point *pts = realloc(a->points, sizeof *pts * (size_t)(a->npoints + b->npoints + 1));
-  if (!pts)
-    return SA_ENOMEM;
-  memcpy(pts + a->npoints, b->points, sizeof *pts * (size_t)b->npoints);
-  a->points = pts;
-  a->npoints += b->npoints;
-  sim_results_free(b);
-  return 0;
-}
-
 /* A whole number in [0, hi] (a count, a size), or *ok cleared: the file is the runner's,
  * but a double outside an integer's range must never be converted to one. */
 static double whole(const cJSON *o, const char *key, double hi, int *ok)
@@ -67,8 +49,9 @@ static double whole(const cJSON *o, const char *key, double hi, int *ok)
   return v;
 }
 
-static int read_point(const cJSON *o, sim_point *p)
+int sim_point_read(const cJSON *o, sim_point *p)
 {
+  memset(p, 0, sizeof *p);
   int ok = cJSON_IsObject(o);
   p->simulated = 1;
   sim_point_no_model(p);
@@ -92,6 +75,8 @@ static int read_point(const cJSON *o, sim_point *p)
     p->density = num(o, "density", &ok);
   }
   p->sparse_rel_err = cJSON_IsNumber(rel) ? rel->valuedouble : -1;
+  const cJSON *next = cJSON_GetObjectItemCaseSensitive(o, "next_clock_s");
+  p->next_clock_s = cJSON_IsNumber(next) ? next->valuedouble : NAN;
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
   if (cJSON_IsString(e))
     snprintf(p->error, sizeof p->error, "%s", e->valuestring);
@@ -106,39 +91,32 @@ static int read_point(const cJSON *o, sim_point *p)
   return ok ? 0 : SA_EPARSE;
 }
 
-int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen)
+int sim_results_header(const cJSON *h, sim_results *r)
 {
-  memset(r, 0, sizeof *r);
-  char *text = sim_read_text(path);
-  if (!text) {
-    snprintf(err, errlen, "the simulation wrote no result file");
-    return SA_EIO;
-  }
-  int rc = sim_results_parse(text, r, err, errlen);
-  free(text);
-  return rc;
+  const cJSON *comp = cJSON_GetObjectItemCaseSensitive(h, "compute");
+  int ok = cJSON_IsObject(comp);
+  str(h, "mode", r->mode, sizeof r->mode, &ok);
+  r->ranks = (int)whole(h, "ranks", 1 << 24, &ok);
+  r->ranks_per_node = (int)whole(h, "ranks_per_node", 1 << 24, &ok);
+  for (int i = 0; ok && i < SA_COMPUTE_N; i++)
+    *sa_compute_field(&r->compute, i) = num(comp, sa_compute_name(i), &ok);
+  return ok ? 0 : SA_EPARSE;
 }
 
 int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen)
 {
   memset(r, 0, sizeof *r);
-  cJSON *root = cJSON_Parse(text);
+  cJSON *root = sim_runner_doc(text);
   const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, "points"), *it;
-  const cJSON *comp = cJSON_GetObjectItemCaseSensitive(root, "compute");
-  int ok = cJSON_IsArray(pts) && cJSON_IsObject(comp);
+  int ok = cJSON_IsArray(pts) && sim_results_header(root, r) == 0;
   if (ok) {
-    str(root, "mode", r->mode, sizeof r->mode, &ok);
-    r->ranks = (int)whole(root, "ranks", 1 << 24, &ok);
-    r->ranks_per_node = (int)whole(root, "ranks_per_node", 1 << 24, &ok);
-    for (int i = 0; i < SA_COMPUTE_N; i++)
-      *sa_compute_field(&r->compute, i) = num(comp, sa_compute_name(i), &ok);
     r->points = calloc((size_t)cJSON_GetArraySize(pts) + 1, sizeof *r->points);
-    ok = ok && r->points;
+    ok = r->points != NULL;
   }
   if (ok)
     cJSON_ArrayForEach(it, pts)
     {
-      if (read_point(it, &r->points[r->npoints]) != 0) {
+      if (sim_point_read(it, &r->points[r->npoints]) != 0) {
         ok = 0;
         break;
       }

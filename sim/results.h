@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "common/compute.h"
 
 #define SIM_MAX_PHASES 8
@@ -32,6 +34,7 @@ typedef struct {
   double model_phase_s[SIM_MAX_PHASES];
   double nccl_ring_s, nccl_tree_s; /* NCCL's own model for the same ranks and size */
   int nccl_ring_proto, nccl_tree_proto;
+  double next_clock_s; /* simulated: the clock the runner started the next point at (NaN: none) */
 } sim_point;
 
 typedef struct {
@@ -45,13 +48,15 @@ typedef struct {
 /* Clears a point's model fields (to NaN: none). */
 void sim_point_no_model(sim_point *p);
 
-/* Appends b's points to a (b's points are moved). Returns 0 or SA_ENOMEM. */
-int sim_results_append(sim_results *a, sim_results *b);
 
-/* Reads a runner result file. Returns 0, or SA_EIO / SA_EPARSE with err filled. */
-int sim_results_read(const char *path, sim_results *r, char *err, size_t errlen);
-/* The same from the file's text. */
+/* A runner's result file (its stream, or one document) from its text. Returns 0, or
+ * SA_EPARSE with err filled. */
 int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen);
+/* The run's fields from the stream's header (or the document): mode, ranks, compute. */
+int sim_results_header(const cJSON *h, sim_results *r);
+/* One point of the runner's (or of a --json/--jsonl result of simallreduce). Returns 0 or
+ * SA_EPARSE. */
+int sim_point_read(const cJSON *o, sim_point *p);
 void sim_results_free(sim_results *r);
 
 #endif

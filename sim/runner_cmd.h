@@ -1,17 +1,21 @@
-/* runner_cmd.h: the runner's command line for a set of options. */
+/* runner_cmd.h: the runner's command line for a set of options and the points to run. */
 #ifndef SIM_RUNNER_CMD_H
 #define SIM_RUNNER_CMD_H
 
 #include "cli.h"
+#include "plan.h"
 
 typedef struct {
-  char *algos, *sizes;
-  char num[5][32];
+  char *points;
+  char num[6][32];
   char *argv[32]; /* NULL-terminated */
 } sim_runner_cmd;
 
-/* Returns 0, or SA_ENOMEM. */
-int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const char *result);
+/* The plan's points not done yet, in order; the first starts at start_clock when it is a
+ * number (the clock the earlier run recorded for it, so that its times come out the same).
+ * Returns 0, or SA_ENOMEM. */
+int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const sim_plan *pl, double start_clock,
+                         const char *result);
 void sim_runner_cmd_free(sim_runner_cmd *c);
 
 #endif

@@ -30,12 +30,16 @@ static int sh(const char *cmd, char *out, size_t len)
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Lines, less the comments ("# ...": how each run was made, and its closing line). */
 static int count_lines(const char *path)
 {
   FILE *f = fopen(path, "r");
-  int n = 0;
-  for (int c; f && (c = fgetc(f)) != EOF;)
-    n += c == '\n';
+  int n = 0, start = 1, comment = 0;
+  for (int c; f && (c = fgetc(f)) != EOF; start = c == '\n') {
+    if (start)
+      comment = c == '#';
+    n += c == '\n' && !comment;
+  }
   if (f)
     fclose(f);
   return n;

@@ -209,12 +209,15 @@ START_TEST(csv_and_listings)
   cli_result r = cli_run("--algo ring --sizes 1K:4K --nodes 2 --csv /tmp/check_smpi.csv", 0);
   ck_assert_int_eq(r.status, 0);
   FILE *f = fopen("/tmp/check_smpi.csv", "r");
-  char line[1024];
-  int rows = 0;
+  char line[4096];
+  int rows = 0, comments = 0;
+  ck_assert_ptr_nonnull(fgets(line, sizeof line, f)); /* how it was made, then the columns */
+  ck_assert_msg(strncmp(line, "# simallreduce ", 15) == 0 && strstr(line, "platform sha256 "), "%s", line);
   ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
   ck_assert_ptr_nonnull(strstr(line, "algo,bytes,count,dtype,time_s,algbw_GBps,busbw_GBps"));
   while (fgets(line, sizeof line, f))
-    rows++;
+    line[0] == '#' ? comments++ : rows++;
+  ck_assert_int_eq(comments, 1); /* the closing line: results and wall time */
   fclose(f);
   remove("/tmp/check_smpi.csv");
   ck_assert_int_eq(rows, 3);

@@ -1,0 +1,90 @@
+/* resume.c: the points of an earlier run, checked to be of the same sweep. */
+#include "resume.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/sa_error.h"
+#include "lib/jsonlines.h"
+#include "lib/textfile.h"
+
+static int fail(char *err, size_t errlen, int rc, const char *path, const char *why)
+{
+  snprintf(err, errlen, "--resume %s: %s", path, why);
+  return rc;
+}
+
+static const cJSON *item(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
+
+/* The result as the runner writes it: the driver leaves out the spread of one repetition
+ * and writes a missing error as null. */
+static int read_result(cJSON *o, sim_point *p)
+{
+  const cJSON *t = item(o, "time_s");
+  if (!cJSON_IsNumber(t))
+    return SA_EPARSE;
+  if (!item(o, "time_min_s"))
+    cJSON_AddNumberToObject(o, "time_min_s", t->valuedouble);
+  if (!item(o, "time_max_s"))
+    cJSON_AddNumberToObject(o, "time_max_s", t->valuedouble);
+  if (cJSON_IsNull(item(o, "verified")) && cJSON_IsNull(item(o, "max_abs_err")))
+    cJSON_ReplaceItemInObjectCaseSensitive(o, "max_abs_err", cJSON_CreateNumber(0));
+  return sim_point_read(o, p);
+}
+
+/* Same platform file, shape, mode and options, or the reason why not. */
+static const char *differs(const cJSON *doc, const sim_run_info *run)
+{
+  const cJSON *prov = item(doc, "provenance"), *sha = item(prov, "platform_sha256"), *mode = item(doc, "mode");
+  const cJSON *nodes = item(doc, "nodes"), *rpn = item(doc, "ranks_per_node");
+  if (!cJSON_IsString(sha) || !cJSON_IsString(mode) || !cJSON_IsNumber(nodes) || !cJSON_IsNumber(rpn) ||
+      !cJSON_IsObject(item(doc, "options")))
+    return "not a result file of simallreduce with its provenance and options";
+  if (strcmp(mode->valuestring, "simulated") != 0)
+    return "its points were not simulated";
+  if (strcmp(sha->valuestring, run->prov->platform_sha256) != 0)
+    return "it was made on another platform file (its SHA-256 differs)";
+  if (nodes->valuedouble != run->nodes || rpn->valuedouble != run->ranks_per_node)
+    return "it was made with other --nodes or --ranks-per-node";
+  cJSON *mine = sim_report_options(run->opts);
+  int same = cJSON_Compare(item(doc, "options"), mine, 1);
+  cJSON_Delete(mine);
+  return same ? NULL : "it was made with other options (--dtype, --segment, --channels, --density, --overlap, "
+                       "--verify or --cfg)";
+}
+
+int sim_resume_load(const char *path, const sim_run_info *run, sim_plan *pl, sim_results *head, char *err,
+                    size_t errlen)
+{
+  char *text = sim_read_text(path);
+  if (!text)
+    return fail(err, errlen, SA_EIO, path, "cannot be read");
+  cJSON *doc = sim_jsonl_doc(text, SIM_REC_RESULT, "results");
+  free(text);
+  const cJSON *results = item(doc, "results");
+  const char *why = !cJSON_IsArray(results) ? "not a --json or --jsonl file of simallreduce" : differs(doc, run);
+  int rc = why ? SA_EINVAL : 0, taken = 0;
+  memset(head, 0, sizeof *head);
+  if (!why && sim_results_header(doc, head) != 0)
+    why = "its run's fields (ranks, compute) are missing", rc = SA_EPARSE;
+  cJSON *r;
+  cJSON_ArrayForEach(r, results)
+  {
+    sim_point p;
+    if (why)
+      break;
+    if (read_result(r, &p) != 0) {
+      why = "a result in it is not in the expected form", rc = SA_EPARSE;
+      break;
+    }
+    int i = sim_plan_find(pl, p.algo, p.bytes);
+    if (i >= 0) {
+      sim_plan_fill(pl, i, &p);
+      pl->slot[i].resumed = 1;
+      taken++;
+    }
+  }
+  cJSON_Delete(doc);
+  return why ? fail(err, errlen, rc, path, why) : taken;
+}
