@@ -97,13 +97,15 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
     fprintf(stderr, "simallreduce: the runner %s is missing (run make)\n", runner);
     return 1;
   }
-  if (sim_hostfile_write(pf, nodes, rpn, hostfile) != 0) {
+  int form = sim_hostfile_write(pf, nodes, rpn, hostfile);
+  if (form < 0) {
     fprintf(stderr, "simallreduce: cannot write %s\n", hostfile);
     return 1;
   }
   sim_runner_cmd cmd;
   int built = sim_runner_cmd_build(&cmd, o, rpn, result) == 0;
-  sim_launch l = {pf->path, hostfile, runner, tmp, log, nodes * rpn, o->cfg, o->ncfg, cmd.argv};
+  sim_launch l = {pf->path, hostfile, runner, tmp,   log, nodes * rpn, o->cfg, o->ncfg, cmd.argv,
+                  form == SIM_HOSTFILE_COUNTED ? tmp : NULL};
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   int rc = built ? sim_launch_run(&l, err, sizeof err) : (snprintf(err, sizeof err, "out of memory"), -1);
