@@ -186,9 +186,10 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
   sim_model m;
   memset(&m, 0, sizeof m);
   int use_model = o->mode != SIM_MODE_SIM || o->best;
-  if (use_model && sim_model_open(&m, o, pf, nodes, rpn) != 0 && (o->mode == SIM_MODE_MODEL || o->best)) {
+  int rc = use_model ? sim_model_open(&m, o, pf, nodes, rpn) : 0;
+  if (rc != 0 && (o->mode == SIM_MODE_MODEL || o->best)) { /* nothing has run: the platform's fault, or ours */
     fprintf(stderr, "simallreduce: no cost model for %s: %s\n", pf->name, m.why);
-    return 1;
+    return rc == SA_ENOMEM ? 1 : 2;
   }
   int *winner = o->best ? calloc((size_t)o->nsizes, sizeof *winner) : NULL;
   cost_range *ranges = o->best ? calloc((size_t)o->nsizes, sizeof *ranges) : NULL;
@@ -266,9 +267,12 @@ int main(int argc, char **argv)
     return bad_input(err);
   }
   int flags = o.mode != SIM_MODE_SIM || o.best ? SIM_LOAD_NET : 0;
-  if (sim_platform_load_ex(path, flags, &pf, err, sizeof err) != 0 || sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 ||
+  if (sim_platform_load_ex(path, flags, nodes, rpn, &pf, err, sizeof err) != 0 ||
+      sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 ||
       check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0)
     bad_input(err);
+  else if ((flags & SIM_LOAD_NET) && pf.net_rc == SA_ENOROUTE) /* a simulation would fail on it */
+    fprintf(stderr, "simallreduce: platform %s: %s\n", pf.name, pf.net_err);
   else
     status = run(&o, bindir, &pf, nodes, rpn);
   free(path);

@@ -145,7 +145,7 @@ int sim_report_json(const char *path, const sim_run_info *run, const sim_results
   for (int i = 0; i < r->npoints; i++)
     cJSON_AddItemToArray(list, point_json(run, &r->points[i], run->ranks));
   cJSON_AddItemToObject(root, "results", list);
-  sim_report_models_json(root, run);
+  sim_report_models_json(root, run, r);
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   int rc = text ? write_text(path, text) : SA_ENOMEM;

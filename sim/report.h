@@ -40,7 +40,7 @@ int sim_report_csv(const char *path, const sim_run_info *run, const sim_results 
 /* report_models.c: the models' part of the table (their parameters, NCCL's reference, the
  * --algo best decision table) and of the JSON. */
 void sim_report_models_table(FILE *f, const sim_run_info *run, const sim_results *r);
-void sim_report_models_json(cJSON *root, const sim_run_info *run);
+void sim_report_models_json(cJSON *root, const sim_run_info *run, const sim_results *r);
 void sim_report_models_point(cJSON *o, const sim_run_info *run, const sim_point *p);
 
 #endif
