@@ -34,7 +34,7 @@ static int parse_sizes(const char *list, runner_config *cfg)
     errno = 0;
     unsigned long long v = strtoull(c, &end, 10);
     if (errno || end == c || (*end != ',' && *end != '\0')) {
-      fprintf(stderr, "ar_runner: bad size list '%s'\n", list);
+      fprintf(stderr, "ar_runner: bad size list at '%.40s'\n", c);
       return SA_EINVAL;
     }
     cfg->sizes[i] = (size_t)v;
@@ -42,6 +42,38 @@ static int parse_sizes(const char *list, runner_config *cfg)
   }
   cfg->nsizes = n;
   return 0;
+}
+
+/* --sizes-file: the same list in a file, sizes separated by commas or newlines. The driver
+ * passes its sizes so: a long sweep's list is longer than the kernel lets one argument be
+ * (128 KiB), and in the run's private directory it never collides with another run. */
+static int parse_sizes_file(const char *path, runner_config *cfg)
+{
+  FILE *f = fopen(path, "r");
+  char *text = NULL;
+  size_t len = 0, cap = 0;
+  for (int c; f && (c = fgetc(f)) != EOF;) {
+    if (len + 2 > cap) {
+      char *t = realloc(text, cap = cap ? 2 * cap : 4096);
+      if (!t)
+        break;
+      text = t;
+    }
+    text[len++] = c == '\n' ? ',' : (char)c;
+  }
+  if (f)
+    fclose(f);
+  while (text && len > 0 && text[len - 1] == ',')
+    len--;
+  int rc = SA_EIO;
+  if (text && len > 0) {
+    text[len] = '\0';
+    rc = parse_sizes(text, cfg);
+  } else {
+    fprintf(stderr, "ar_runner: cannot read sizes from %s\n", path);
+  }
+  free(text);
+  return rc;
 }
 
 static int parse_num(const char *opt, const char *s, double lo, double hi, double *out)
@@ -115,6 +147,8 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
       rc = parse_algos(v, cfg);
     else if (strcmp(o, "--sizes") == 0)
       rc = parse_sizes(v, cfg);
+    else if (strcmp(o, "--sizes-file") == 0)
+      rc = parse_sizes_file(v, cfg);
     else if (strcmp(o, "--dtype") == 0)
       rc = ar_dtype_parse(v, &cfg->dt);
     else if (strcmp(o, "--result") == 0)

@@ -176,6 +176,13 @@ static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err
       return SA_EINVAL;
     if (max < elem)
       return fail(err, errlen, "--sizes '%s' holds not even one element", sweep);
+    /* counted before they are made: a factor a hair above 1 would take forever */
+    double steps = log((double)max / (double)(min > elem ? min : elem)) / log(factor);
+    if (steps >= SIM_MAX_SIZES) {
+      snprintf(err, errlen, "--sizes '%s' makes about %.3g sizes, more than the %d a run takes: use a larger factor",
+               sweep, steps + 1, SIM_MAX_SIZES);
+      return SA_EINVAL;
+    }
   } else {
     min = SIM_DEFAULT_SIZE;
     if (size && sim_parse_size(size, &min, err, errlen))
@@ -193,6 +200,32 @@ static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err
     return fail(err, errlen, "out of memory%s", "");
   o->sizes = v;
   o->nsizes = n;
+  return 0;
+}
+
+/* The trees' segments at the largest size: SMPI's cost grows with the square of the
+ * messages pending at a rank (its matching walks them), so a tiny --segment makes a run
+ * that does not end (1M in 1-byte segments: 262144 of them, still running after minutes;
+ * 4096 take seconds). The models have no such limit. */
+static int check_segments(const sim_opts *o, char *err, size_t errlen)
+{
+  uint64_t largest = 0, elem = ar_dtype_size(o->dtype), seg = o->segment / elem ? o->segment / elem : 1;
+  for (int i = 0; i < o->nsizes; i++)
+    largest = o->sizes[i] > largest ? o->sizes[i] : largest;
+  uint64_t nseg = (largest / elem + seg - 1) / seg;
+  for (int a = 0; a < o->nalgos && o->mode != SIM_MODE_MODEL; a++) {
+    const sim_algo_info *info = sim_catalog_find(o->algos[a]);
+    if (!info || !(info->flags & AR_TREES) || nseg <= SIM_MAX_SEGMENTS)
+      continue;
+    char sz[32], min[32];
+    sim_format_size(largest, sz, sizeof sz);
+    sim_format_size((largest + SIM_MAX_SEGMENTS - 1) / SIM_MAX_SEGMENTS, min, sizeof min);
+    snprintf(err, errlen,
+             "--segment %llu: %s at %s would be cut into %llu segments, more than the %d a simulation can take: "
+             "give --segment %s or more",
+             (unsigned long long)o->segment, o->algos[a], sz, (unsigned long long)nseg, SIM_MAX_SEGMENTS, min);
+    return SA_EINVAL;
+  }
   return 0;
 }
 
@@ -278,6 +311,8 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = fail(err, errlen, "--verify checks simulated data: it cannot go with --mode model%s", "");
   if (rc == 0 && o->action == SIM_RUN)
     rc = set_sizes(o, size, sweep, err, errlen);
+  if (rc == 0 && o->action == SIM_RUN)
+    rc = check_segments(o, err, errlen);
   return rc;
 }
 

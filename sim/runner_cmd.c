@@ -7,17 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sizes, one a line, in the file "sizes" beside the result file (the run's private
+ * directory): a sweep's list can be longer than one argument may be. */
+static int write_sizes(sim_runner_cmd *c, const sim_opts *o, const char *result)
+{
+  const char *slash = strrchr(result, '/');
+  size_t n = slash ? (size_t)(slash - result) + 1 : 0;
+  c->sizes = malloc(n + 8);
+  if (!c->sizes)
+    return SA_ENOMEM;
+  snprintf(c->sizes, n + 8, "%.*ssizes", (int)n, result);
+  FILE *f = fopen(c->sizes, "w");
+  for (int i = 0; f && i < o->nsizes; i++)
+    fprintf(f, "%llu\n", (unsigned long long)o->sizes[i]);
+  return f && fclose(f) == 0 ? 0 : SA_EIO;
+}
+
 int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const char *result)
 {
   memset(c, 0, sizeof *c);
-  c->sizes = calloc((size_t)o->nsizes * 21 + 1, 1);
   c->algos = calloc((size_t)o->nalgos * 33 + 1, 1);
-  if (!c->sizes || !c->algos) {
+  int rc = c->algos ? write_sizes(c, o, result) : SA_ENOMEM;
+  if (rc) {
     sim_runner_cmd_free(c);
-    return SA_ENOMEM;
+    return rc;
   }
-  for (int i = 0; i < o->nsizes; i++)
-    sprintf(c->sizes + strlen(c->sizes), "%s%llu", i ? "," : "", (unsigned long long)o->sizes[i]);
   for (int i = 0; i < o->nalgos; i++)
     sprintf(c->algos + strlen(c->algos), "%s%s", i ? "," : "", o->algos[i]);
   snprintf(c->num[0], sizeof c->num[0], "%d", rpn);
@@ -25,7 +39,7 @@ int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const ch
   snprintf(c->num[2], sizeof c->num[2], "%d", o->channels);
   snprintf(c->num[3], sizeof c->num[3], "%.17g", o->density);
   snprintf(c->num[4], sizeof c->num[4], "%.17g", o->overlap);
-  char *args[] = {"--algo",     c->algos,  "--sizes",   c->sizes,  "--dtype",          (char *)ar_dtype_name(o->dtype),
+  char *args[] = {"--algo",     c->algos,  "--sizes-file", c->sizes,  "--dtype",          (char *)ar_dtype_name(o->dtype),
                   "--result",   (char *)result, "--ranks-per-node", c->num[0], "--segment", c->num[1],
                   "--channels", c->num[2], "--density", c->num[3], "--overlap",        c->num[4]};
   int k = 0;
