@@ -144,9 +144,12 @@ const char *sim_tmpdir_create_as(const char *prefix, char *err, size_t errlen)
   static int armed;
   if (!armed) {
     atexit(sim_tmpdir_remove);
+    /* a signal ignored when we started stays ignored (nohup's SIGHUP, SIGINT in a shell's
+     * background job) */
     int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-      signal(sigs[i], on_signal);
+      if (signal(sigs[i], on_signal) == SIG_IGN)
+        signal(sigs[i], SIG_IGN);
     armed = 1;
   }
   if (take_lock() != 0) {

@@ -21,7 +21,10 @@ for sig in KILL TERM INT HUP; do
   i=$((i + 1))
   checks=$((checks + 1))
   after=$(awk -v s="$seed" -v i="$i" 'BEGIN { srand(s + i); printf "%.2f", 0.2 + 2.8 * rand() }')
-  TMPDIR=$work/tmp "$bin" --platform mn1 --algo ring --size 256M --mode sim --json "$work/out.json" >/dev/null 2>&1 &
+  # a shell's background job ignores SIGINT (the driver keeps a signal it finds ignored):
+  # start it with SIGINT's default action, as at a terminal
+  TMPDIR=$work/tmp env --default-signal=INT "$bin" --platform mn1 --algo ring --size 256M --mode sim \
+    --json "$work/out.json" >/dev/null 2>&1 &
   pid=$!
   sleep "$after"
   kill -s "$sig" "$pid"
