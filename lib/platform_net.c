@@ -23,9 +23,9 @@ static const struct {
   const char *name;
   int a, b;
   int pair; /* -1 within a node, else COST_R* */
-} tables[] = {{"intra0", 0, 0, -1},       {"intra1", 1, 1, -1},       {"intra2", 2, 2, -1},
-              {"r01", 0, 1, COST_R01},     {"r10", 1, 0, COST_R10},     {"r02", 0, 2, COST_R02},
-              {"r20", 2, 0, COST_R20},     {"r12", 1, 2, COST_R12},     {"r21", 2, 1, COST_R21}};
+} tables[] = {{"intra0", 0, 0, -1},    {"intra1", 1, 1, -1},    {"intra2", 2, 2, -1},
+              {"r01", 0, 1, COST_R01}, {"r10", 1, 0, COST_R10}, {"r02", 0, 2, COST_R02},
+              {"r20", 2, 0, COST_R20}, {"r12", 1, 2, COST_R12}, {"r21", 2, 1, COST_R21}};
 #define NTABLES (int)(sizeof tables / sizeof tables[0])
 
 static cost_route **table_slot(cost_net *net, int t)
@@ -63,7 +63,9 @@ static int missing_path(const sim_platform *pf, char *err, size_t errlen)
       for (int k = 0; k < net->gpus; k++) {
         if ((tables[t].pair < 0 && j == k) || r[j * net->gpus + k].n > 0 || r[j * net->gpus + k].lat > 0)
           continue;
-        snprintf(err, errlen, "SimGrid gives no path from %s to %s (GPU %d of node %d to GPU %d of node %d), and every rank must reach every other",
+        snprintf(err, errlen,
+                 "SimGrid gives no path from %s to %s (GPU %d of node %d to GPU %d of node %d), and every rank must "
+                 "reach every other",
                  pf->hosts[pf->node_first[tables[t].a] + j].name, pf->hosts[pf->node_first[tables[t].b] + k].name, j,
                  tables[t].a, k, tables[t].b);
         return SA_ENOROUTE;
@@ -136,8 +138,8 @@ int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t 
   if (noprobe || !probe || net->gpus < 1 || net->gpus > SIM_PROBE_MAX_GPUS) {
     if (noprobe)
       snprintf(err, errlen,
-               "the cost models read the routes between every two GPUs of a node, for at most %d ranks per node, not %d "
-               "(give --ranks-per-node)",
+               "the cost models read the routes between every two GPUs of a node, for at most %d ranks per node, "
+               "not %d (give --ranks-per-node)",
                SIM_PROBE_MAX_GPUS, atoi(strchr(noprobe + 1, '\t') + 1));
     else
       snprintf(err, errlen, "the platform's network was not probed");

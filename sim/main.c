@@ -104,11 +104,12 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
   }
   sim_runner_cmd cmd;
   int built = sim_runner_cmd_build(&cmd, o, rpn, result);
-  sim_launch l = {pf->path, hostfile, runner, tmp,   log, nodes * rpn, o->cfg, o->ncfg, cmd.argv,
+  sim_launch l = {pf->path, hostfile, runner, tmp, log, nodes * rpn, o->cfg, o->ncfg, cmd.argv,
                   form == SIM_HOSTFILE_COUNTED ? tmp : NULL};
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int rc = built == 0 ? sim_launch_run(&l, err, sizeof err) : (snprintf(err, sizeof err, "%s", sa_strerror(built)), built);
+  int rc = built == 0 ? sim_launch_run(&l, err, sizeof err)
+                      : (snprintf(err, sizeof err, "%s", sa_strerror(built)), built);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   sim_runner_cmd_free(&cmd);
   if (rc == 0)

@@ -79,9 +79,9 @@ START_TEST(bad_input_matrix)
                            file("p9.xml", PROP_PLATFORM("mstopk_b", "1e400")),
                            file("p10.xml", PROP_PLATFORM("copy_bw", "-inf"))};
   /* one node of 200 GPUs: more than the models read a node's routes for */
-  const char *bignode = file("bignode.xml", HEAD "<zone id=\"w\" routing=\"Full\"><cluster id=\"c\" prefix=\"g\" suffix=\"\" "
-                                                 "radical=\"0-199\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"><prop id=\"node\" "
-                                                 "value=\"0\"/></cluster></zone></platform>\n");
+  const char *bignode = file("bignode.xml", HEAD "<zone id=\"w\" routing=\"Full\"><cluster id=\"c\" prefix=\"g\" "
+                                                 "suffix=\"\" radical=\"0-199\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\">"
+                                                 "<prop id=\"node\" value=\"0\"/></cluster></zone></platform>\n");
   const char *nopath = file("nopath.xml", NOPATH_PLATFORM);
   const char *nodeabc = file("nodeabc.xml", HEAD "<zone id=\"w\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\">"
                                                  "<prop id=\"node\" value=\"abc\"/></host></zone></platform>\n");
@@ -192,7 +192,8 @@ static void says_why(const char *args, const char *words)
 
 START_TEST(failure_inside_smpi_shows_its_last_lines)
 {
-  says_why("--algo mpi --nodes 2 --ranks-per-node 2 --size 1K --cfg smpi/allreduce:nosuch", "has no algorithm 'nosuch'");
+  says_why("--algo mpi --nodes 2 --ranks-per-node 2 --size 1K --cfg smpi/allreduce:nosuch",
+           "has no algorithm 'nosuch'");
   says_why("--nodes 2 --size 1K --mode sim --cfg foo:bar", "Bad config key: foo");
   /* a platform with no path between two hosts, simulated without the models' probe */
   char args[512];
