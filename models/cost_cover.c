@@ -102,7 +102,9 @@ static void mark_links(const cost_route *t, int g, int rpn, unsigned char *mark)
 static void check_fabric(const cost_net *net, const cost_shape *s, cost_cover *w)
 {
   int g = net->gpus;
-  if (s->nodes < 3 || !net->inter[COST_R12] || !net->inter[COST_R21] || !net->inter[COST_R01] || !net->inter[COST_R02])
+  /* with three nodes or more in the platform the models derive every pair from these routes,
+   * two nodes of the run included (cost_ctx.c: relabel) */
+  if (net->nnodes < 3 || s->nodes < 2 || !net->inter[COST_R12] || !net->inter[COST_R21] || !net->inter[COST_R01] || !net->inter[COST_R02])
     return;
   unsigned char *elsewhere = calloc((size_t)net->nlinks, 1), *to2 = calloc((size_t)net->nlinks, 1);
   double worst = 0;
