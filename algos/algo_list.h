@@ -11,6 +11,7 @@
 enum {
   AR_DENSE = 1u << 0,  /* result is the exact elementwise sum */
   AR_SPARSE = 1u << 1, /* result is a top-k sparsified sum */
+  AR_TREES = 1u << 2,  /* pipelined over trees in --segment segments (algos/tree_core.c) */
 };
 
 /* Phase names, one spelling for the algorithm that records a phase and the model that
@@ -40,9 +41,9 @@ enum {
 #define AR_ALGO_LIST(X)                                                                                          \
   X(ring, AR_DENSE, cost_ring, (AR_PH_RS, AR_PH_AG),                                                             \
     "ring reduce-scatter + allgather, 2(p-1) steps; --channels C rings at once")                               \
-  X(tree, AR_DENSE, cost_tree, (AR_PH_REDUCE, AR_PH_BCAST),                                                      \
+  X(tree, AR_DENSE | AR_TREES, cost_tree, (AR_PH_REDUCE, AR_PH_BCAST),                                           \
     "pipelined binary tree: reduce to the root, broadcast back (--segment)")                                   \
-  X(twotree, AR_DENSE, cost_twotree, (AR_PH_REDUCE, AR_PH_BCAST),                                                \
+  X(twotree, AR_DENSE | AR_TREES, cost_twotree, (AR_PH_REDUCE, AR_PH_BCAST),                                     \
     "double binary tree (two-tree, NCCL's tree): two trees, half the data each")                               \
   X(hier, AR_DENSE, cost_hier, (AR_PH_INTRA_RS, AR_PH_INTER_AR, AR_PH_INTRA_AG),                                 \
     "hierarchical 2D-torus: intra-node reduce-scatter, inter-node ring, allgather")                            \

@@ -94,7 +94,7 @@ static int write_hostfile(const sim_platform *pf, const char *path, int *np)
 static int simulate(const char *platform, const char *sizes, cal_data *sim, char *err, size_t errlen)
 {
   char bindir[4096], prog[4200], hostfile[4200], out[4200], log[4200], np_s[16];
-  const char *tmp = sim_tmpdir_create(err, errlen);
+  const char *tmp = sim_tmpdir_create_as("simcalib-check", err, errlen);
   if (!tmp)
     return SA_EIO;
   if (cal_bin_dir(bindir, sizeof bindir) != 0) {
@@ -121,7 +121,7 @@ static int simulate(const char *platform, const char *sizes, cal_data *sim, char
      * simulation is deterministic, so three repetitions are plenty. */
     const char *args[] = {"--sizes", sizes, "--no-stream", "--reps", "3", "--min-reps", "3", "--warmup", "1",
                           "--out",   out,   NULL};
-    sim_launch l = {platform, hostfile, prog, tmp, log, np, NULL, 0, (char *const *)args, NULL, NULL};
+    sim_launch l = {platform, hostfile, prog, tmp, log, np, NULL, 0, (char *const *)args, NULL, NULL, NULL};
     if (sim_launch_run(&l, err, errlen) != 0) {
       size_t used = strlen(err);
       snprintf(err + used, errlen - used, "; see the simulator's output above");

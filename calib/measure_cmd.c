@@ -8,6 +8,7 @@
 #include "common/sa_error.h"
 #include "commands.h"
 #include "measured_table.h"
+#include "lib/tmpdir.h"
 #include "spawn.h"
 
 typedef struct {
@@ -170,10 +171,9 @@ int cal_cmd_measure(int argc, char **argv)
 {
   measure_opts o;
   int status = parse(argc, argv, &o);
-  char bindir[4096], prog[4200], tmp[] = "/tmp/simcalib-measure.XXXXXX", out[4300], err[512];
+  char bindir[4096], prog[4200], out[4300], err[512];
   cal_argv a = {0};
   cal_data d = {0};
-  int have_tmp = 0;
   if (status >= 0)
     goto done;
   status = 1;
@@ -186,11 +186,12 @@ int cal_cmd_measure(int argc, char **argv)
     cal_fail("the ping-pong program %s is missing (make calib builds it with mpicc)", prog);
     goto done;
   }
-  if (!mkdtemp(tmp)) {
-    cal_fail("cannot create a temporary directory");
+  /* under $TMPDIR, removed on exit and on Ctrl-C, and by the next run if this one is killed */
+  const char *tmp = sim_tmpdir_create_as("simcalib-measure", err, sizeof err);
+  if (!tmp) {
+    cal_fail("%s", err);
     goto done;
   }
-  have_tmp = 1;
   snprintf(out, sizeof out, "%s/pp.json", tmp);
   launcher_args(&o, prog, out, &a);
   if (a.oom || o.pass.oom || o.extra.oom) {
@@ -207,10 +208,7 @@ int cal_cmd_measure(int argc, char **argv)
   }
   status = cal_data_emit(&d, o.out);
 done:
-  if (have_tmp) {
-    unlink(out);
-    rmdir(tmp);
-  }
+  sim_tmpdir_remove();
   cal_data_free(&d);
   cal_argv_free(&a);
   cal_argv_free(&o.pass);

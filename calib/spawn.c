@@ -1,4 +1,5 @@
-/* spawn.c: fork/exec with the outcome put into words, and argument vectors to build. */
+/* spawn.c: running another program (through lib/spawn.c, so that it dies with us), capturing
+ * a short one's output, and argument vectors to build. */
 #include "spawn.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/sa_error.h"
+#include "lib/spawn.h"
 
 /* Exit status a child uses when exec itself failed. */
 #define EXEC_FAILED 127
@@ -42,28 +44,9 @@ static int wait_for(pid_t pid)
 
 int cal_spawn(char *const argv[], const char *log, char *err, size_t errlen)
 {
-  int fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600) : -1;
-  if (log && fd < 0) {
-    snprintf(err, errlen, "cannot write %s: %s", log, strerror(errno));
-    return SA_EIO;
-  }
-  pid_t pid = start(argv, fd);
-  if (fd >= 0)
-    close(fd);
-  if (pid < 0) {
-    snprintf(err, errlen, "cannot start %s: %s", argv[0], strerror(errno));
-    return SA_ERUN;
-  }
-  int status = wait_for(pid);
-  if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    return 0;
-  if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == EXEC_FAILED)
-    snprintf(err, errlen, "%s could not be run (not installed? make deps installs it)", argv[0]);
-  else if (status != -1 && WIFSIGNALED(status))
-    snprintf(err, errlen, "%s was killed by signal %d", argv[0], WTERMSIG(status));
-  else
-    snprintf(err, errlen, "%s failed (exit status %d)", argv[0], status == -1 ? -1 : WEXITSTATUS(status));
-  return SA_ERUN;
+  sim_spawn_opts o = {.log = log};
+  int status, rc = sim_spawn(argv, &o, &status, err, errlen);
+  return rc ? rc : sim_spawn_outcome(argv[0], status, err, errlen);
 }
 
 char *cal_spawn_capture(char *const argv[])

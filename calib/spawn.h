@@ -5,8 +5,9 @@
 #include <stddef.h>
 
 /* Runs argv (argv[0] looked up in PATH) with stdout and stderr sent to log (NULL: inherited)
- * and returns 0 when it exits with status 0. Otherwise returns SA_ERUN with err saying
- * how it ended (not found, exit status, signal). */
+ * under lib/spawn.c's supervisor (it and what it starts die with us) and returns 0 when it
+ * exits with status 0. Otherwise returns SA_ERUN with err saying how it ended (not found,
+ * exit status, signal), or SA_EIO when the log cannot be written. */
 int cal_spawn(char *const argv[], const char *log, char *err, size_t errlen);
 
 /* Runs argv and returns its stdout and stderr as one malloc'd string (NULL on failure). */

@@ -6,11 +6,15 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 results="${RESULTS_DIR:-$(dirname "$here")/results}"
 name=${1:?usage: report.sh NAME}
-def="$here/defs/$name.exp"
+def="${EXPERIMENTS_DEFS:-$here/defs}/$name.exp"
 csv="$results/$name.csv"
 if [ ! -f "$def" ] || [ ! -f "$csv" ]; then
   echo "report.sh: no results for '$name' (run it first)" >&2
   exit 2
+fi
+if [ "$(wc -l <"$csv")" -lt 2 ]; then
+  echo "report.sh: $csv holds no results (merge refuses to write such a file: an older tool's?)" >&2
+  exit 1
 fi
 
 sed -n 's/^title[[:space:]]*=[[:space:]]*//p' "$def" | head -n 1 | sed 's/^/# /'

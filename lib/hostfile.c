@@ -3,6 +3,7 @@
 #include "common/sa_error.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int sim_layout(const sim_platform *pf, int *nodes, int *rpn, char *err, size_t errlen)
 {
@@ -38,12 +39,21 @@ const char *sim_layout_host(const sim_platform *pf, int rpn, int i)
   return pf->hosts[pf->node_first[i / rpn] + i % rpn].name;
 }
 
+/* smpirun reads "name:count" lines (its own syntax for several ranks per host), splitting at
+ * the last ':', whenever any line has one: a name with ':' in it must then be written with
+ * its count, and every other line too. smpirun then writes the unrolled file in its working
+ * directory (SimGrid 3.32: mktemp without a directory), which must be the run's own. */
 int sim_hostfile_write(const sim_platform *pf, int nodes, int rpn, const char *path)
 {
+  int counted = 0;
+  for (int i = 0; i < nodes * rpn && !counted; i++)
+    counted = strchr(sim_layout_host(pf, rpn, i), ':') != NULL;
   FILE *f = fopen(path, "w");
   if (!f)
     return SA_EIO;
   for (int i = 0; i < nodes * rpn; i++)
-    fprintf(f, "%s\n", sim_layout_host(pf, rpn, i));
-  return fclose(f) == 0 ? 0 : -1;
+    fprintf(f, counted ? "%s:1\n" : "%s\n", sim_layout_host(pf, rpn, i));
+  if (fclose(f) != 0)
+    return SA_EIO;
+  return counted ? SIM_HOSTFILE_COUNTED : 0;
 }

@@ -13,7 +13,10 @@ int sim_layout(const sim_platform *pf, int *nodes, int *rpn, char *err, size_t e
 /* Host i of the run: GPU i % rpn of node i / rpn. */
 const char *sim_layout_host(const sim_platform *pf, int rpn, int i);
 
-/* Writes the nodes*rpn host names, one per line, node-major. Returns 0 or SA_EIO (errno says why). */
+/* Writes the nodes*rpn host names, one per line, node-major. Returns 0, SIM_HOSTFILE_COUNTED
+ * when a name holds a ':' and every line was written "name:1" (smpirun must then run in a
+ * directory of the run's own: sim_launch.dir), or SA_EIO (errno says why). */
+#define SIM_HOSTFILE_COUNTED 1
 int sim_hostfile_write(const sim_platform *pf, int nodes, int rpn, const char *path);
 
 #endif

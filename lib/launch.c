@@ -1,16 +1,15 @@
-/* launch.c: builds the smpirun command line and runs it. */
+/* launch.c: builds the smpirun command line, runs it, and reads SimGrid's reason when it
+ * fails. */
 #include "launch.h"
 #include "common/sa_error.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "tmpdir.h"
+#include "spawn.h"
+#include "textfile.h"
 
 /* SimGrid settings every run needs:
  * - host compute is never measured (device work is charged explicitly, see algos/ar_compute.c);
@@ -28,19 +27,14 @@ static const char *const fixed_cfg[] = {
     "--log=smpi_colls.thres:warning",
 };
 
-/* Waits for smpirun, calling l->tick every SIM_LAUNCH_TICK_MS meanwhile and once at the end. */
-static void wait_ticking(const sim_launch *l, pid_t pid, int *status)
+/* Appends SimGrid's own error line of the log to err, when it printed one. */
+static void add_reason(const char *log, char *err, size_t errlen)
 {
-  const struct timespec nap = {0, SIM_LAUNCH_TICK_MS * 1000000L};
-  pid_t got;
-  while ((got = waitpid(pid, status, l->tick ? WNOHANG : 0)) == 0 || (got < 0 && errno == EINTR)) {
-    if (got == 0) {
-      l->tick(l->tick_arg);
-      nanosleep(&nap, NULL);
-    }
-  }
-  if (l->tick)
-    l->tick(l->tick_arg);
+  char *text = sim_read_text(log), msg[512];
+  size_t used = strlen(err);
+  if (text && sim_simgrid_error(text, msg, sizeof msg) && used + 3 < errlen)
+    snprintf(err + used, errlen - used, ": %s", msg);
+  free(text);
 }
 
 int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
@@ -51,100 +45,113 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   size_t nfixed = sizeof fixed_cfg / sizeof fixed_cfg[0];
   const char **argv = calloc(16 + nfixed + (size_t)l->ncfg + nargs, sizeof *argv);
   char **cfg = calloc((size_t)l->ncfg + 1, sizeof *cfg);
-  char np[16];
-  if (!argv || !cfg) {
+  char np[16], platform[PATH_MAX];
+  int ok = argv && cfg;
+  /* in another working directory a relative platform path would name another file */
+  if (!l->dir)
+    snprintf(platform, sizeof platform, "%s", l->platform);
+  else if (!realpath(l->platform, platform)) {
+    snprintf(err, errlen, "cannot find platform %s: %s", l->platform, strerror(errno));
     free(argv);
     free(cfg);
-    snprintf(err, errlen, "out of memory");
-    return SA_ENOMEM;
+    return SA_EIO;
   }
-  snprintf(np, sizeof np, "%d", l->np);
   size_t k = 0;
+  snprintf(np, sizeof np, "%d", l->np);
   /* -no-privatize: the runner keeps no per-rank state in globals, and copying the binary's
    * data segment per rank costs memory and time at hundreds of ranks. */
-  const char *head[] = {"smpirun", "-no-privatize", "-platform", l->platform, "-hostfile", l->hostfile, "-np", np};
-  for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+  const char *head[] = {"smpirun", "-no-privatize", "-platform", platform, "-hostfile", l->hostfile, "-np", np};
+  for (size_t i = 0; ok && i < sizeof head / sizeof head[0]; i++)
     argv[k++] = head[i];
-  for (size_t i = 0; i < nfixed; i++)
+  for (size_t i = 0; ok && i < nfixed; i++)
     argv[k++] = fixed_cfg[i];
-  int ok = 1;
-  for (int i = 0; i < l->ncfg; i++) {
+  for (int i = 0; ok && i < l->ncfg; i++) {
     size_t n = strlen(l->cfg[i]) + 7;
-    cfg[i] = malloc(n);
-    if (!cfg[i]) {
+    if (!(cfg[i] = malloc(n))) {
       ok = 0;
       break;
     }
     snprintf(cfg[i], n, "--cfg=%s", l->cfg[i]);
     argv[k++] = cfg[i];
   }
-  argv[k++] = l->runner;
-  for (size_t i = 0; i < nargs; i++)
-    argv[k++] = l->args[i];
-  argv[k] = NULL;
-
-  int status = -1;
-  pid_t pid = ok ? fork() : -1;
-  if (pid == 0) {
-    setpgid(0, 0); /* a group of its own, which an interrupted driver stops (tmpdir.c) */
-    int fd = open(l->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-    }
-    /* smpirun puts its own files under $TMPDIR (its -tmpdir option drops its argument in
-     * SimGrid 3.32), so point that at the run's private directory. */
-    setenv("TMPDIR", l->tmpdir, 1);
-    execvp(argv[0], (char *const *)argv);
-    fprintf(stderr, "cannot run smpirun: %s\n", strerror(errno));
-    _exit(127);
+  if (ok) {
+    argv[k++] = l->runner;
+    for (size_t i = 0; i < nargs; i++)
+      argv[k++] = l->args[i];
+    argv[k] = NULL;
   }
-  if (pid > 0) {
-    setpgid(pid, pid); /* whichever of parent and child gets here first */
-    sim_tmpdir_watch(pid);
-    wait_ticking(l, pid, &status);
-    sim_tmpdir_watch(0);
-  }
-  for (int i = 0; i < l->ncfg; i++)
+  /* smpirun puts its own files under $TMPDIR (its -tmpdir option drops its argument in
+   * SimGrid 3.32), so point that at the run's private directory. */
+  sim_spawn_opts so = {l->log, l->dir, l->tmpdir, l->tick, l->tick_arg, SIM_LAUNCH_TICK_MS};
+  int status = 0, rc = ok ? sim_spawn((char *const *)argv, &so, &status, err, errlen) : SA_ENOMEM;
+  for (int i = 0; cfg && i < l->ncfg; i++)
     free(cfg[i]);
   free(cfg);
   free(argv);
-  if (pid < 0) {
-    snprintf(err, errlen, "cannot start smpirun: %s", ok ? strerror(errno) : "out of memory");
-    return SA_ERUN;
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+  if (rc == SA_ENOMEM)
+    snprintf(err, errlen, "out of memory");
+  if (rc != 0)
+    return rc;
+  if (sim_spawn_outcome("smpirun", status, err, errlen) == 0)
     return 0;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-    snprintf(err, errlen, "smpirun could not be run (is SimGrid installed? make deps installs it)");
-  else if (WIFSIGNALED(status))
-    snprintf(err, errlen, "the simulation was killed by signal %d", WTERMSIG(status));
-  else
-    snprintf(err, errlen, "the simulation failed (smpirun exit status %d)", WEXITSTATUS(status));
+  add_reason(l->log, err, errlen);
   return SA_ERUN;
+}
+
+/* The message of a "[...] [category/CRITICAL] message" or ".../ERROR] message" line. */
+static const char *error_tag(const char *line, const char *end)
+{
+  static const char *const tags[] = {"CRITICAL] ", "ERROR] "};
+  for (const char *t = line; t < end; t++)
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+      size_t n = strlen(tags[i]);
+      if ((size_t)(end - t) >= n && strncmp(t, tags[i], n) == 0)
+        return t + n;
+    }
+  return NULL;
+}
+
+int sim_simgrid_error(const char *text, char *msg, size_t len)
+{
+  for (const char *line = text; line && *line;) {
+    const char *eol = strchr(line, '\n'), *end = eol ? eol : line + strlen(line);
+    const char *tag = error_tag(line, end);
+    if (tag) {
+      snprintf(msg, len, "%.*s", (int)(end - tag), tag);
+      return 1;
+    }
+    line = eol ? eol + 1 : NULL;
+  }
+  return 0;
+}
+
+/* A backtrace's lines: "Backtrace (displayed in actor maestro):" and "  ->  3# frame". */
+static int is_frame(const char *line, size_t n)
+{
+  return (n >= 5 && strncmp(line, "  -> ", 5) == 0) || (n >= 10 && strncmp(line, "Backtrace ", 10) == 0);
 }
 
 void sim_print_tail(const char *path, int lines, FILE *out)
 {
-  FILE *f = fopen(path, "r");
-  if (!f)
+  char *text = sim_read_text(path);
+  if (!text)
     return;
-  char *ring[64] = {0};
-  size_t cap = 0;
-  char *line = NULL;
-  int n = 0;
   if (lines > 64)
     lines = 64;
-  while (getline(&line, &cap, f) >= 0) {
-    free(ring[n % lines]);
-    ring[n % lines] = strdup(line);
-    n++;
+  const char *ring[64];
+  int rlen[64], n = 0;
+  for (const char *line = text; *line;) {
+    const char *eol = strchr(line, '\n'), *end = eol ? eol : line + strlen(line);
+    if (!is_frame(line, (size_t)(end - line))) {
+      ring[n % lines] = line;
+      rlen[n % lines] = (int)(end - line);
+      n++;
+    }
+    if (error_tag(line, end) || !eol)
+      break;
+    line = eol + 1;
   }
-  free(line);
-  fclose(f);
-  for (int i = n > lines ? n - lines : 0; i < n; i++) {
-    const char *s = ring[i % lines];
-    fprintf(out, "  | %s%s", s ? s : "", s && s[strlen(s) - 1] == '\n' ? "" : "\n");
-    free(ring[i % lines]);
-  }
+  for (int i = n > lines ? n - lines : 0; i < n; i++)
+    fprintf(out, "  | %.*s\n", rlen[i % lines], ring[i % lines]);
+  free(text);
 }

@@ -23,7 +23,8 @@ typedef struct {
   /* with SIM_LOAD_NET: the network as the cost models see it */
   int has_net;
   cost_net net;
-  char net_err[256]; /* why has_net is 0 */
+  char net_err[320]; /* why has_net is 0 */
+  int net_rc;        /* and its SA_E* code: SA_ENOROUTE when SimGrid gives two GPUs no path */
   int host_or;       /* node 0's first GPU sets smpi/or itself (it then wins over --cfg) */
   /* the platform's own <config> values of SMPI's string settings, NULL when it sets none */
   char *cfg_lat_factor, *cfg_bw_factor;
@@ -32,14 +33,20 @@ typedef struct {
 /* sim_platform_load_ex flags: also probe the network for the cost models. */
 #define SIM_LOAD_NET 1
 
+/* The most ranks per node the probe reads routes for (a node's table of routes is their
+ * square): 16384 routes, a fraction of a second. */
+#define SIM_PROBE_MAX_GPUS 128
+
 /* Finds the file for a --platform argument: a path as given, or a bare name ("tencent16" or
  * "tencent16.xml") looked up in dir. Returns a malloc'd path, or NULL with err filled. */
 char *sim_platform_resolve(const char *arg, const char *dir, char *err, size_t errlen);
 
 /* Loads the file with SimGrid (in a child process, so that a file SimGrid cannot parse is
- * reported, not fatal) and groups its hosts. Returns 0, or an SA_E* code with err filled. */
+ * reported, not fatal) and groups its hosts. Returns 0, or an SA_E* code with err filled.
+ * With SIM_LOAD_NET the child also probes the network for a run of `nodes` nodes of `rpn`
+ * ranks (0: all, as sim_layout settles them), once that layout fits the platform. */
 int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errlen);
-int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *err, size_t errlen);
+int sim_platform_load_ex(const char *path, int flags, int nodes, int rpn, sim_platform *pf, char *err, size_t errlen);
 
 /* The host lines the loader's child prints ("@host<TAB>name<TAB>node"), grouped into pf
  * (whose path names the file in messages). Returns 0, or an SA_E* code with err. */
@@ -49,9 +56,10 @@ int sim_platform_parse_hosts(const char *out, sim_platform *pf, char *err, size_
  * [category/ERROR] " prefix, or a generic reason. */
 void sim_platform_reason(const char *out, char *err, size_t errlen);
 
-/* In the loader's child, once the platform is loaded: prints the network's links, routes,
- * properties and settings for sim_platform_net_parse. */
-void sim_platform_probe(const sim_platform *grouped);
+/* In the loader's child, once the platform is loaded: prints the network's links, routes
+ * among the first `gpus` GPUs of the first nodes, properties and settings for
+ * sim_platform_net_parse; only a line saying so when gpus > SIM_PROBE_MAX_GPUS. */
+void sim_platform_probe(const sim_platform *grouped, int gpus);
 
 /* In the parent: reads the probe's lines back into pf->net. Returns 0, or an SA_E* code with err. */
 int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t errlen);

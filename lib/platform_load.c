@@ -7,12 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/compute.h"
 #include "common/sa_error.h"
+#include "hostfile.h"
 #include "platform.h"
 
 static int is_file(const char *p)
@@ -72,7 +75,7 @@ static int check_props(sg_host_t h)
 /* In the child: list every host as "@host<TAB>name<TAB>node" on fd 1, SimGrid's own
  * messages going to the same pipe; with SIM_LOAD_NET, then probe the network (its settings
  * reach the parent as SimGrid's "Configuration change" lines, hence the info level). */
-static void list_hosts(const char *path, int flags)
+static void list_hosts(const char *path, int flags, int nodes, int rpn)
 {
   char prog[] = "simallreduce", quiet[] = "--log=xbt_cfg.thres:warning", info[] = "--log=xbt_cfg.thres:info";
   char *argv[] = {prog, flags & SIM_LOAD_NET ? info : quiet, NULL};
@@ -96,8 +99,10 @@ static void list_hosts(const char *path, int flags)
   free(hosts);
   sim_platform pf = {.path = (char *)path};
   char err[256];
-  if (mine && !bad && sim_platform_group(&pf, mine, (int)n, err, sizeof err) == 0)
-    sim_platform_probe(&pf);
+  /* a layout that does not fit is the parent's to report: probe nothing for it */
+  if (mine && !bad && sim_platform_group(&pf, mine, (int)n, err, sizeof err) == 0 &&
+      sim_layout(&pf, &nodes, &rpn, err, sizeof err) == 0)
+    sim_platform_probe(&pf, rpn);
 }
 
 static char *read_all(int fd)
@@ -127,10 +132,10 @@ static char *read_all(int fd)
 
 int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errlen)
 {
-  return sim_platform_load_ex(path, 0, pf, err, errlen);
+  return sim_platform_load_ex(path, 0, 0, 0, pf, err, errlen);
 }
 
-int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *err, size_t errlen)
+int sim_platform_load_ex(const char *path, int flags, int nodes, int rpn, sim_platform *pf, char *err, size_t errlen)
 {
   memset(pf, 0, sizeof *pf);
   pf->path = strdup(path);
@@ -144,12 +149,15 @@ int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *er
     return SA_EIO;
   }
   fflush(NULL);
-  pid_t pid = fork();
+  pid_t parent = getpid(), pid = fork();
   if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* a probe must not outlive a driver that was killed */
+    if (getppid() != parent)
+      _exit(1);
     close(fds[0]);
     dup2(fds[1], 1);
     dup2(fds[1], 2);
-    list_hosts(path, flags);
+    list_hosts(path, flags, nodes, rpn);
     _exit(0);
   }
   close(fds[1]);
@@ -171,7 +179,7 @@ int sim_platform_load_ex(const char *path, int flags, sim_platform *pf, char *er
   }
   /* a platform the models cannot read still simulates: say why, do not fail */
   if (rc == 0 && (flags & SIM_LOAD_NET))
-    pf->has_net = sim_platform_net_parse(out, pf, pf->net_err, sizeof pf->net_err) == 0;
+    pf->has_net = (pf->net_rc = sim_platform_net_parse(out, pf, pf->net_err, sizeof pf->net_err)) == 0;
   free(out);
   return rc;
 }

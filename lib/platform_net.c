@@ -18,14 +18,60 @@
 #define SMPI_DEFAULT_LAT_FACTOR                                                                                        \
   "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;732:1.9503;257:1.95341;0:2.01467"
 
-static const char *const tables[] = {"intra0", "intra1", "r01", "r10", "r02", "r20"};
+/* The probe's tables (platform_probe.c): their names, the nodes they join, where they go. */
+static const struct {
+  const char *name;
+  int a, b;
+  int pair; /* -1 within a node, else COST_R* */
+} tables[] = {{"intra0", 0, 0, -1},    {"intra1", 1, 1, -1},    {"intra2", 2, 2, -1},
+              {"r01", 0, 1, COST_R01}, {"r10", 1, 0, COST_R10}, {"r02", 0, 2, COST_R02},
+              {"r20", 2, 0, COST_R20}, {"r12", 1, 2, COST_R12}, {"r21", 2, 1, COST_R21}};
+#define NTABLES (int)(sizeof tables / sizeof tables[0])
 
-static cost_route **table_slot(cost_net *net, const char *name)
+static cost_route **table_slot(cost_net *net, int t)
 {
-  for (int i = 0; i < 6; i++)
-    if (strcmp(name, tables[i]) == 0)
-      return i < 2 ? &net->intra[i] : &net->inter[i - 2];
-  return NULL;
+  return tables[t].pair < 0 ? &net->intra[tables[t].a] : &net->inter[tables[t].pair];
+}
+
+static int table_index(const char *name)
+{
+  for (int i = 0; i < NTABLES; i++)
+    if (strcmp(name, tables[i].name) == 0)
+      return i;
+  return -1;
+}
+
+/* Whether the models read table t whole (platform_probe.c probes those whole). */
+static int whole_table(const sim_platform *pf, int t)
+{
+  return tables[t].pair == COST_R12 || tables[t].pair == COST_R21 ? 0
+         : tables[t].a == 2 && tables[t].b == 2                   ? 0
+         : tables[t].a == 1 && tables[t].b == 1                   ? pf->nnodes == 2
+                                                                  : 1;
+}
+
+/* A pair of a whole table SimGrid gives no path for (no link and no latency: SimGrid's own
+ * test before it refuses to send), named in err. Returns SA_ENOROUTE, or 0 when none. */
+static int missing_path(const sim_platform *pf, char *err, size_t errlen)
+{
+  const cost_net *net = &pf->net;
+  for (int t = 0; t < NTABLES; t++) {
+    const cost_route *r = *table_slot((cost_net *)net, t);
+    if (!r || !whole_table(pf, t) || tables[t].b >= pf->nnodes)
+      continue;
+    for (int j = 0; j < net->gpus; j++)
+      for (int k = 0; k < net->gpus; k++) {
+        if ((tables[t].pair < 0 && j == k) || r[j * net->gpus + k].n > 0 || r[j * net->gpus + k].lat > 0)
+          continue;
+        snprintf(err, errlen,
+                 "SimGrid gives no path from %s to %s (GPU %d of node %d to GPU %d of node %d), and every rank must "
+                 "reach every other",
+                 pf->hosts[pf->node_first[tables[t].a] + j].name, pf->hosts[pf->node_first[tables[t].b] + k].name, j,
+                 tables[t].a, k, tables[t].b);
+        return SA_ENOROUTE;
+      }
+  }
+  return 0;
 }
 
 /* The value of SimGrid's "Configuration change: Set 'key' to 'value'" line for key, or
@@ -49,10 +95,10 @@ static int parse_route(cost_net *net, char *line)
     f[n++] = t;
   if (n < 6)
     return SA_EPARSE;
-  cost_route **slot = table_slot(net, f[1]);
-  int j = atoi(f[2]), k = atoi(f[3]), ids[64], nid = 0;
-  if (!slot || j < 0 || k < 0 || j >= net->gpus || k >= net->gpus)
+  int tab = table_index(f[1]), j = atoi(f[2]), k = atoi(f[3]), ids[64], nid = 0;
+  if (tab < 0 || j < 0 || k < 0 || j >= net->gpus || k >= net->gpus)
     return SA_EPARSE;
+  cost_route **slot = table_slot(net, tab);
   if (!*slot && !(*slot = cost_routes_new(net->gpus)))
     return SA_ENOMEM;
   for (char *s2 = NULL, *t = n > 6 ? strtok_r(f[6], ",", &s2) : NULL; t && nid < 64; t = strtok_r(NULL, ",", &s2)) {
@@ -76,7 +122,7 @@ static void parse_prop(cost_net *net, const char *key, const char *value)
     sim_setting_apply(net, key, value, why, sizeof why);
 }
 
-/* Two reasons of the parse with messages of their own, beside the SA_E* codes. */
+/* Reasons of the parse with messages of their own, beside the SA_E* codes. */
 enum { NO_FACTORS = 1, NO_ROUTES = 2 };
 
 int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t errlen)
@@ -84,7 +130,22 @@ int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t 
   cost_net *net = &pf->net;
   cost_net_init(net);
   net->nnodes = pf->nnodes;
-  net->gpus = pf->node_size[0];
+  /* the probe's GPUs per node: the run's ranks per node (none: the layout did not fit, or
+   * more than the probe reads) */
+  const char *probe = strncmp(out, "@probe\t", 7) == 0 ? out : strstr(out, "\n@probe\t");
+  const char *noprobe = strncmp(out, "@noprobe\t", 9) == 0 ? out : strstr(out, "\n@noprobe\t");
+  net->gpus = probe ? atoi(strchr(probe + 1, '\t') + 1) : 0;
+  if (noprobe || !probe || net->gpus < 1 || net->gpus > SIM_PROBE_MAX_GPUS) {
+    if (noprobe)
+      snprintf(err, errlen,
+               "the cost models read the routes between every two GPUs of a node, for at most %d ranks per node, "
+               "not %d (give --ranks-per-node)",
+               SIM_PROBE_MAX_GPUS, atoi(strchr(noprobe + 1, '\t') + 1));
+    else
+      snprintf(err, errlen, "the platform's network was not probed");
+    net->gpus = 0;
+    return SA_ELAYOUT;
+  }
   for (const char *c = strstr(out, "@link\t"); c; c = strstr(c + 1, "@link\t"))
     net->nlinks++;
   net->links = calloc((size_t)(net->nlinks ? net->nlinks : 1), sizeof *net->links);
@@ -128,6 +189,8 @@ int sim_platform_net_parse(const char *out, sim_platform *pf, char *err, size_t 
   }
   if (rc == 0 && (routes == 0 || !net->intra[0]) && net->gpus > 1)
     rc = NO_ROUTES;
+  if (rc == 0 && (rc = missing_path(pf, err, errlen)) != 0)
+    return rc;
   if (rc)
     snprintf(err, errlen, "%s", rc == NO_FACTORS ? "SMPI's network factors in this platform cannot be read"
                                  : rc == NO_ROUTES ? "SimGrid gave no routes between the GPUs of a node"

@@ -6,25 +6,13 @@
 #include <string.h>
 
 #include "common/sa_error.h"
+#include "launch.h"
 #include "platform.h"
 
 void sim_platform_reason(const char *out, char *err, size_t errlen)
 {
-  for (const char *line = out; line && *line;) {
-    const char *eol = strchr(line, '\n'), *end = eol ? eol : line + strlen(line);
-    const char *tag = NULL;
-    for (const char *t = line; t < end && !tag; t++)
-      if ((size_t)(end - t) >= 7 && strncmp(t, "ERROR] ", 7) == 0)
-        tag = t + 7;
-      else if ((size_t)(end - t) >= 10 && strncmp(t, "CRITICAL] ", 10) == 0)
-        tag = t + 10;
-    if (tag) {
-      snprintf(err, errlen, "%.*s", (int)(end - tag), tag);
-      return;
-    }
-    line = eol ? eol + 1 : NULL;
-  }
-  snprintf(err, errlen, "SimGrid could not load it");
+  if (!sim_simgrid_error(out, err, errlen))
+    snprintf(err, errlen, "SimGrid could not load it");
 }
 
 /* One "@host<TAB>name<TAB>node" line into h; 0, or -1 when it is not one. */

@@ -1,8 +1,12 @@
 /* platform_probe.c: in the loader's child, what the cost models need of the platform, as
- * lines for the parent (platform_net.c reads them): the links and routes among the GPUs of
- * the first three nodes, node 0's compute properties, and the network settings in force.
- * Routes exist only once SimGrid has sealed the platform, which happens when it runs: the
- * queries are made by an actor. */
+ * lines for the parent (platform_net.c reads them): the links and routes among the first
+ * GPUs (as many as the run has ranks per node) of the first three nodes, node 0's compute
+ * properties, and the network settings in force. Routes exist only once SimGrid has sealed
+ * the platform, which happens when it runs: the queries are made by an actor.
+ *
+ * A whole table costs (ranks per node)^2 routes, so only the tables the models read are
+ * whole (cost_net.h); the ones that check the models' assumptions hold a sample of pairs,
+ * and more than SIM_PROBE_MAX_GPUS ranks per node are not probed at all. */
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -14,8 +18,9 @@
 
 #include "platform.h"
 
-/* The actor's only input: the child's own grouping of the hosts. */
+/* The actor's only input: the child's own grouping of the hosts, and the GPUs per node. */
 static const sim_platform *probe_pf;
+static int probe_gpus;
 static sg_link_t *seen;
 static int nseen, capseen;
 
@@ -66,12 +71,14 @@ static void route(const char *table, int a, int j, int b, int k)
   xbt_dynar_free(&d);
 }
 
-static void table(const char *name, int a, int b)
+/* Every pair of GPUs j, k of nodes a and b, or a sample: j to j+1, j to 0, 0 to k, j to j. */
+static void table(const char *name, int a, int b, int whole)
 {
-  int g = probe_pf->node_size[0];
+  int g = probe_gpus;
   for (int j = 0; j < g; j++)
     for (int k = 0; k < g; k++)
-      route(name, a, j, b, k);
+      if (whole || k == (j + 1) % g || j == 0 || k == 0 || j == k)
+        route(name, a, j, b, k);
 }
 
 static void probe_actor(int argc, char **argv)
@@ -79,16 +86,19 @@ static void probe_actor(int argc, char **argv)
   (void)argc;
   (void)argv;
   const sim_platform *pf = probe_pf;
-  table("intra0", 0, 0);
-  if (pf->nnodes == 2)
-    table("intra1", 1, 1);
+  printf("@probe\t%d\n", probe_gpus);
+  table("intra0", 0, 0, 1);
   if (pf->nnodes >= 2) {
-    table("r01", 0, 1);
-    table("r10", 1, 0);
+    table("intra1", 1, 1, pf->nnodes == 2);
+    table("r01", 0, 1, 1);
+    table("r10", 1, 0, 1);
   }
   if (pf->nnodes >= 3) {
-    table("r02", 0, 2);
-    table("r20", 2, 0);
+    table("r02", 0, 2, 1);
+    table("r20", 2, 0, 1);
+    table("intra2", 2, 2, 0);
+    table("r12", 1, 2, 0);
+    table("r21", 2, 1, 0);
   }
   sg_host_t first = sg_host_by_name(gpu_host(0, 0));
   /* the compute properties the runner reads (common/compute.h) and SMPI's per-host overhead */
@@ -105,9 +115,15 @@ static void probe_actor(int argc, char **argv)
   fflush(stdout);
 }
 
-void sim_platform_probe(const sim_platform *grouped)
+void sim_platform_probe(const sim_platform *grouped, int gpus)
 {
+  if (gpus > SIM_PROBE_MAX_GPUS) {
+    printf("@noprobe\t%d\n", gpus);
+    fflush(stdout);
+    return;
+  }
   probe_pf = grouped;
+  probe_gpus = gpus;
   const char *h = grouped->nhosts ? grouped->hosts[0].name : NULL;
   if (!h || !sg_host_by_name(h))
     return;

@@ -1,16 +1,20 @@
-/* tmpdir.h: one private temporary directory per run, removed on exit, error or signal. */
+/* tmpdir.h: one private temporary directory per run, removed on exit, error or signal, and
+ * by the next run when this one was killed outright. */
 #ifndef SIM_TMPDIR_H
 #define SIM_TMPDIR_H
 
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Creates the directory under $TMPDIR (or /tmp) and arranges its removal. Returns its path,
- * or NULL with err filled. */
+/* Creates the directory "<prefix>.XXXXXX" under $TMPDIR (or /tmp), as an absolute path, and
+ * arranges its removal; first removes the directories of runs that died (see tmpdir.c).
+ * One per process: a second call returns the same directory. Returns its path, or NULL with
+ * err filled. sim_tmpdir_create uses the prefix "simallreduce". */
+const char *sim_tmpdir_create_as(const char *prefix, char *err, size_t errlen);
 const char *sim_tmpdir_create(char *err, size_t errlen);
 
-/* The process group a signal must stop before the directory goes (0: none). */
-void sim_tmpdir_watch(pid_t group);
+/* The supervisor (lib/spawn.c) a signal must stop before the directory goes (0: none). */
+void sim_tmpdir_watch(pid_t supervisor);
 
 /* Removes the directory and everything in it (safe to call twice). */
 void sim_tmpdir_remove(void);

@@ -80,7 +80,8 @@ int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out)
   if (c->relabel == 1 && (!net->inter[COST_R02] || !net->inter[COST_R20]))
     c->relabel = -1;
   c->owners = c->relabel == 1 ? shape->nodes : 1;
-  int rc = c->relabel < 0 || !net->intra[0] ? SA_ENOROUTE : 0;
+  /* one rank per node sends nothing within a node: no route there is needed */
+  int rc = c->relabel < 0 || (!net->intra[0] && shape->rpn > 1) ? SA_ENOROUTE : 0;
   if (rc == 0 && c->relabel == 1)
     rc = init_relabel(c);
   if (rc == 0) {

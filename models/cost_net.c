@@ -47,7 +47,7 @@ static void free_routes(cost_route *r, int gpus)
 
 void cost_net_free(cost_net *net)
 {
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < COST_NINTRA; i++)
     free_routes(net->intra[i], net->gpus);
   for (int i = 0; i < COST_NPAIRS; i++)
     free_routes(net->inter[i], net->gpus);

@@ -25,16 +25,23 @@ typedef struct {
 } cost_route;
 
 /* Routes between node a's GPU j and node b's GPU k are kept for the pairs of nodes below;
- * every other pair of nodes is assumed to be alike (see cost_path_of). */
-enum { COST_R01, COST_R10, COST_R02, COST_R20, COST_NPAIRS };
+ * every other pair of nodes is assumed to be alike (see cost_path_of). The models read the
+ * first four; node 1 to 2 and back are kept to check that assumption (cost_cover.c). */
+enum { COST_R01, COST_R10, COST_R02, COST_R20, COST_R12, COST_R21, COST_NPAIRS };
+#define COST_NINTRA 3
 
 typedef struct {
   int nnodes; /* nodes in the platform */
-  int gpus;   /* GPUs of node 0 (every node is assumed to have as many) */
+  int gpus;   /* GPUs per node the tables hold: the run's ranks per node (every node is
+               * assumed to have at least as many) */
   int nlinks;
   cost_link *links;
-  cost_route *intra[2];          /* [node][j * gpus + k], node 0 and, with two nodes, node 1 */
-  cost_route *inter[COST_NPAIRS]; /* [j * gpus + k]: node 0 to 1, 1 to 0, 0 to 2, 2 to 0 */
+  /* [j * gpus + k]: within nodes 0, 1, 2, and between the pairs of nodes above. Node 0's
+   * table, node 1's with two nodes, and R01..R20 are whole; with three nodes or more nodes 1
+   * and 2's tables and R12, R21 hold a sample of pairs (j to j+1, j to 0, 0 to k, j to j),
+   * the rest empty (no links, bw 0) */
+  cost_route *intra[COST_NINTRA];
+  cost_route *inter[COST_NPAIRS];
   sa_compute compute; /* device work, as the runner charges it (node 0's first GPU's properties) */
   /* SMPI's network model: per-message factors on latency and bandwidth, the receive
    * overhead of messages sent eagerly, the eager limit, TCP window bound, cross traffic */

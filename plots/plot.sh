@@ -16,9 +16,13 @@ cd "$top"
 
 all="tencent-fig7 tencent-fig8 sizes scaling crossover baidu"
 
-# csv EXPERIMENT: its CSV, run first if missing
+# csv EXPERIMENT: its CSV, run first if missing; one without a result row is refused, not drawn
 csv() {
   [ -f "$results/$1.csv" ] || experiments/run.sh "$1" >&2
+  if [ "$(wc -l <"$results/$1.csv")" -lt 2 ]; then
+    echo "plot.sh: $results/$1.csv holds no results: run experiments/run.sh $1 again" >&2
+    exit 1
+  fi
   echo "$results/$1.csv"
 }
 
@@ -49,10 +53,16 @@ ideal() {
   echo "$data/$1-ideal.dat"
 }
 
-# draw SCRIPT NAME GNUPLOT-ASSIGNMENTS: PNG and SVG
+# draw SCRIPT NAME GNUPLOT-ASSIGNMENTS: PNG and SVG, each drawn under another name and
+# renamed once gnuplot has succeeded: a failed plot leaves no broken image behind
 draw() {
   for fmt in png svg; do
-    gnuplot -e "fmt='$fmt'; out='$out/$2'; $3" "plots/$1.gp"
+    if ! gnuplot -e "fmt='$fmt'; out='$out/.$2.part'; $3" "plots/$1.gp"; then
+      rm -f "$out/.$2.part.$fmt"
+      echo "plot.sh: gnuplot could not draw $2.$fmt" >&2
+      exit 1
+    fi
+    mv "$out/.$2.part.$fmt" "$out/$2.$fmt"
   done
   echo "plots/out/$2.png" >&2
 }

@@ -91,6 +91,41 @@ static int add_point(const char *tok, void *arg)
   return add_job(cfg, a, b);
 }
 
+/* --points-file: the same list in a file, points separated by newlines or commas. The
+ * driver passes its points so: a long sweep's list is longer than the kernel lets one
+ * argument be (128 KiB), and in the run's private directory it never collides with
+ * another run's. */
+static int points_file(const char *path, runner_config *cfg)
+{
+  FILE *f = fopen(path, "r");
+  char *text = NULL;
+  size_t len = 0, cap = 0;
+  int rc = f ? 0 : SA_EIO;
+  for (int c; rc == 0 && (c = fgetc(f)) != EOF;) {
+    if (len + 2 > cap) {
+      char *t = realloc(text, cap = cap ? 2 * cap : 4096);
+      if (!t) {
+        rc = SA_ENOMEM;
+        break;
+      }
+      text = t;
+    }
+    text[len++] = c == '\n' ? ',' : (char)c;
+  }
+  if (f)
+    fclose(f);
+  if (rc == 0 && len > 0) {
+    text[len] = '\0';
+    rc = each_item(text, add_point, cfg);
+  } else if (rc == 0) {
+    rc = SA_EIO;
+  }
+  if (rc == SA_EIO)
+    fprintf(stderr, "ar_runner: cannot read points from %s\n", path);
+  free(text);
+  return rc;
+}
+
 /* --algo x --sizes: by algorithm, then size */
 static int cross(runner_config *cfg, const runner_lists *l)
 {
@@ -177,6 +212,8 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
       rc = each_item(v, add_size, &lists);
     else if (strcmp(o, "--points") == 0)
       rc = each_item(v, add_point, cfg);
+    else if (strcmp(o, "--points-file") == 0)
+      rc = points_file(v, cfg);
     else if (strcmp(o, "--dtype") == 0)
       rc = ar_dtype_parse(v, &cfg->dt);
     else if (strcmp(o, "--result") == 0)

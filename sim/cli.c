@@ -51,7 +51,7 @@ void sim_cli_usage(FILE *f)
         "  --algo LIST          comma-separated algorithms, or 'all' for every dense one (default ring);\n"
         "                       'best' alone: per size, the dense one the cost models predict fastest\n"
         "  --size S             bytes per rank, K/M/G = 2^10/2^20/2^30 (default 100M)\n"
-        "  --sizes MIN:MAX[:F]  sweep MIN, MIN*F, ... up to MAX (F defaults to 2)\n"
+        "  --sizes MIN:MAX[:F]  sweep MIN, MIN*F, ... up to MAX (F defaults to 2; at most 100000 sizes)\n"
         "  --sizes S1,S2,...    exactly these sizes\n"
         "  --dtype T            fp32 (default) or fp16\n"
         "  --nodes N            use the first N nodes (default all)\n"
@@ -62,7 +62,8 @@ void sim_cli_usage(FILE *f)
         "  --jsonl FILE         write every result as JSON Lines, each line as its point finishes\n"
         "  --resume FILE        skip the points an earlier run of the same sweep wrote to FILE\n"
         "                       (its --jsonl or --json): a stopped sweep goes on where it stopped\n"
-        "  --segment BYTES      pipelining segment of the trees (default 1M)\n"
+        "  --segment BYTES      pipelining segment of the trees (default 1M; at most 4096 segments\n"
+        "                       of the largest size when simulated)\n"
         "  --channels C         concurrent rings for ring (default 1)\n"
         "  --density RHO        top-k density, in (0,1] (default 0.01)\n"
         "  --overlap F          top-k timing mode: fraction of indices shared between ranks (default 0)\n"
@@ -182,6 +183,13 @@ static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err
       return SA_EINVAL;
     if (max < elem)
       return fail(err, errlen, "--sizes '%s' holds not even one element", sweep);
+    /* counted before they are made: a factor a hair above 1 would take forever */
+    double steps = log((double)max / (double)(min > elem ? min : elem)) / log(factor);
+    if (steps >= SIM_MAX_SIZES) {
+      snprintf(err, errlen, "--sizes '%s' makes about %.3g sizes, more than the %d a run takes: use a larger factor",
+               sweep, steps + 1, SIM_MAX_SIZES);
+      return SA_EINVAL;
+    }
   } else {
     min = SIM_DEFAULT_SIZE;
     if (size && sim_parse_size(size, &min, err, errlen))
@@ -199,6 +207,32 @@ static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err
     return fail(err, errlen, "out of memory%s", "");
   o->sizes = v;
   o->nsizes = n;
+  return 0;
+}
+
+/* The trees' segments at the largest size: SMPI's cost grows with the square of the
+ * messages pending at a rank (its matching walks them), so a tiny --segment makes a run
+ * that does not end (1M in 1-byte segments: 262144 of them, still running after minutes;
+ * 4096 take seconds). The models have no such limit. */
+static int check_segments(const sim_opts *o, char *err, size_t errlen)
+{
+  uint64_t largest = 0, elem = ar_dtype_size(o->dtype), seg = o->segment / elem ? o->segment / elem : 1;
+  for (int i = 0; i < o->nsizes; i++)
+    largest = o->sizes[i] > largest ? o->sizes[i] : largest;
+  uint64_t nseg = (largest / elem + seg - 1) / seg;
+  for (int a = 0; a < o->nalgos && o->mode != SIM_MODE_MODEL; a++) {
+    const sim_algo_info *info = sim_catalog_find(o->algos[a]);
+    if (!info || !(info->flags & AR_TREES) || nseg <= SIM_MAX_SEGMENTS)
+      continue;
+    char sz[32], min[32];
+    sim_format_size(largest, sz, sizeof sz);
+    sim_format_size((largest + SIM_MAX_SEGMENTS - 1) / SIM_MAX_SEGMENTS, min, sizeof min);
+    snprintf(err, errlen,
+             "--segment %llu: %s at %s would be cut into %llu segments, more than the %d a simulation can take: "
+             "give --segment %s or more",
+             (unsigned long long)o->segment, o->algos[a], sz, (unsigned long long)nseg, SIM_MAX_SEGMENTS, min);
+    return SA_EINVAL;
+  }
   return 0;
 }
 
@@ -289,6 +323,8 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = fail(err, errlen, "--verify checks simulated data: it cannot go with --mode model%s", "");
   if (rc == 0 && o->action == SIM_RUN)
     rc = set_sizes(o, size, sweep, err, errlen);
+  if (rc == 0 && o->action == SIM_RUN)
+    rc = check_segments(o, err, errlen);
   return rc;
 }
 

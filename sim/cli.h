@@ -9,6 +9,8 @@
 #include "algos/ar_dtype.h"
 
 #define SIM_MAX_ALGOS 32
+#define SIM_MAX_SIZES 100000 /* sizes in one run: a sweep beyond that is a mistake */
+#define SIM_MAX_SEGMENTS 4096 /* --segment: the trees' segments a simulation can take (cli.c) */
 #define SIM_MAX_CFG 32
 
 typedef enum { SIM_RUN, SIM_HELP, SIM_LIST_ALGOS, SIM_LIST_PLATFORMS, SIM_VERSION } sim_action;

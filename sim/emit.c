@@ -126,7 +126,7 @@ int sim_emit_close(sim_emit *e, const sim_results *r, double wall_s)
     cJSON *end = record("end", cJSON_CreateObject());
     cJSON_AddNumberToObject(end, "points", r->npoints);
     cJSON_AddNumberToObject(end, "wall_s", wall_s);
-    sim_report_models_json(end, e->run);
+    sim_report_models_json(end, e->run, r);
     put_line(e->jsonl, end);
     if (fclose(e->jsonl) != 0)
       status = 1;

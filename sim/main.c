@@ -153,21 +153,24 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
     fprintf(stderr, "simallreduce: the runner %s is missing (run make)\n", runner);
     return 1;
   }
-  if (sim_hostfile_write(pf, nodes, rpn, hostfile) != 0) {
+  int form = sim_hostfile_write(pf, nodes, rpn, hostfile);
+  if (form < 0) {
     fprintf(stderr, "simallreduce: cannot write %s\n", hostfile);
     return 1;
   }
   sim_runner_cmd cmd;
-  int built = sim_runner_cmd_build(&cmd, o, rpn, e->plan, resume_clock(e->plan), result) == 0;
+  int built = sim_runner_cmd_build(&cmd, o, rpn, e->plan, resume_clock(e->plan), result);
   sim_follow f;
   sim_follow_init(&f, result);
   follower fw = {e, m, 0};
   ticker t = {&f, &fw};
-  sim_launch l = {pf->path, hostfile, runner, tmp, log, nodes * rpn, o->cfg, o->ncfg, cmd.argv, on_tick, &t};
+  sim_launch l = {pf->path, hostfile, runner, tmp, log, nodes * rpn, o->cfg, o->ncfg, cmd.argv,
+                  form == SIM_HOSTFILE_COUNTED ? tmp : NULL, on_tick, &t};
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   sim_progress_draw(&e->progress, e->plan, 1);
-  int rc = built ? sim_launch_run(&l, err, sizeof err) : (snprintf(err, sizeof err, "out of memory"), SA_ENOMEM);
+  int rc = built == 0 ? sim_launch_run(&l, err, sizeof err)
+                      : (snprintf(err, sizeof err, "%s", sa_strerror(built)), built);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   sim_runner_cmd_free(&cmd);
   if (rc == 0 && (f.bad || fw.unexpected))
@@ -221,9 +224,10 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
   sim_model m;
   memset(&m, 0, sizeof m);
   int use_model = o->mode != SIM_MODE_SIM || o->best;
-  if (use_model && sim_model_open(&m, o, pf, nodes, rpn) != 0 && (o->mode == SIM_MODE_MODEL || o->best)) {
+  int rc = use_model ? sim_model_open(&m, o, pf, nodes, rpn) : 0;
+  if (rc != 0 && (o->mode == SIM_MODE_MODEL || o->best)) { /* nothing has run: the platform's fault, or ours */
     fprintf(stderr, "simallreduce: no cost model for %s: %s\n", pf->name, m.why);
-    return 1;
+    return rc == SA_ENOMEM ? 1 : 2;
   }
   int *winner = o->best ? calloc((size_t)o->nsizes, sizeof *winner) : NULL;
   cost_range *ranges = o->best ? calloc((size_t)o->nsizes, sizeof *ranges) : NULL;
@@ -340,9 +344,11 @@ int main(int argc, char **argv)
     bad_input("out of memory");
   else if (sim_provenance_platform(&prov, path) != 0)
     fprintf(stderr, "simallreduce: cannot read %s\n", path);
-  else if (sim_platform_load_ex(path, flags, &pf, err, sizeof err) != 0 ||
+  else if (sim_platform_load_ex(path, flags, nodes, rpn, &pf, err, sizeof err) != 0 ||
            sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 || check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0)
     bad_input(err);
+  else if ((flags & SIM_LOAD_NET) && pf.net_rc == SA_ENOROUTE) /* a simulation would fail on it */
+    fprintf(stderr, "simallreduce: platform %s: %s\n", pf.name, pf.net_err);
   else
     status = run(&o, bindir, &pf, nodes, rpn, &prov);
   sim_provenance_free(&prov);

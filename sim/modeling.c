@@ -43,6 +43,7 @@ int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes,
     return rc;
   }
   m->net = &pf->net;
+  cost_cover_check(&pf->net, &shape, &m->cover);
   cost_ctx_params(m->ctx, &m->params);
   cost_ctx_nccl_shape(m->ctx, &m->nccl);
   cost_piecewise_format(&pf->net.lat_factor, m->lat_factor, sizeof m->lat_factor);

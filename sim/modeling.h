@@ -5,6 +5,7 @@
 
 #include "models/cost.h"
 #include "models/cost_best.h"
+#include "models/cost_cover.h"
 #include "cli.h"
 #include "lib/platform.h"
 #include "results.h"
@@ -15,6 +16,7 @@ typedef struct {
   cost_nccl_shape nccl;
   cost_params params;
   char lat_factor[2048], bw_factor[2048], recv_overhead[2048]; /* SMPI's settings in force */
+  cost_cover cover; /* where the platform is outside what the models assume */
   char why[320];
 } sim_model;
 

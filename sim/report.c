@@ -207,7 +207,7 @@ int sim_report_json(const char *path, const sim_run_info *run, const sim_results
   for (int i = 0; i < r->npoints; i++)
     cJSON_AddItemToArray(list, sim_report_point_json(run, &r->points[i]));
   cJSON_AddItemToObject(root, "results", list);
-  sim_report_models_json(root, run);
+  sim_report_models_json(root, run, r);
   char *text = sim_json_utf8(root) == 0 ? cJSON_Print(root) : NULL;
   cJSON_Delete(root);
   int rc = text ? write_text(path, text) : SA_ENOMEM;

@@ -61,7 +61,7 @@ void sim_report_csv_tail(FILE *f, int npoints, double wall_s);
 /* report_models.c: the models' part of the table (their parameters, NCCL's reference, the
  * --algo best decision table) and of the JSON. */
 void sim_report_models_table(FILE *f, const sim_run_info *run, const sim_results *r);
-void sim_report_models_json(cJSON *root, const sim_run_info *run);
+void sim_report_models_json(cJSON *root, const sim_run_info *run, const sim_results *r);
 void sim_report_models_point(cJSON *o, const sim_run_info *run, const sim_point *p);
 
 #endif

@@ -75,6 +75,31 @@ static void print_best(FILE *f, const sim_report_models *rm)
   }
 }
 
+/* The largest |model - simulated| / simulated over the points, in %, or NaN (no point has both). */
+static double max_diff_pct(const sim_results *r)
+{
+  double worst = NAN;
+  for (int i = 0; i < r->npoints; i++) {
+    const sim_point *p = &r->points[i];
+    if (p->simulated && p->time_s > 0 && !isnan(p->model_s)) {
+      double d = 100 * fabs(p->model_s - p->time_s) / p->time_s;
+      worst = isnan(worst) || d > worst ? d : worst;
+    }
+  }
+  return worst;
+}
+
+/* The platform outside what the models assume (models/cost_cover.c): one line each, and how
+ * far the models were from the simulation when both ran. */
+static void print_warnings(FILE *f, const sim_model *m, const sim_results *r)
+{
+  for (int i = 0; i < m->cover.n; i++)
+    fprintf(f, "# warning: %s\n", m->cover.text[i]);
+  double d = max_diff_pct(r);
+  if (m->cover.n > 0 && !isnan(d))
+    fprintf(f, "# warning: here the models differ from the simulation by up to %.1f%%\n", d);
+}
+
 void sim_report_models_table(FILE *f, const sim_run_info *run, const sim_results *r)
 {
   const sim_model *m = models_of(run);
@@ -84,6 +109,7 @@ void sim_report_models_table(FILE *f, const sim_run_info *run, const sim_results
     fprintf(f, "# cost models: none for this platform (%s)\n", m->why);
     return;
   }
+  print_warnings(f, m, r);
   print_params(f, m);
   print_nccl(f, r);
   if (run->models->nranges > 0)
@@ -98,9 +124,23 @@ static void add_num(cJSON *o, const char *key, double v)
     cJSON_AddNumberToObject(o, key, v);
 }
 
-void sim_report_models_json(cJSON *root, const sim_run_info *run)
+static void warnings_json(cJSON *root, const sim_model *m, const sim_results *r)
 {
-  cJSON_AddStringToObject(root, "run_mode", sim_mode_name(run->models ? run->models->mode : SIM_MODE_SIM));
+  if (m->cover.n == 0)
+    return;
+  cJSON *list = cJSON_CreateArray();
+  for (int i = 0; i < m->cover.n; i++) {
+    cJSON *w = cJSON_CreateObject();
+    cJSON_AddStringToObject(w, "reason", m->cover.text[i]);
+    add_num(w, "factor", m->cover.factor[i] > 0 ? m->cover.factor[i] : NAN);
+    cJSON_AddItemToArray(list, w);
+  }
+  cJSON_AddItemToObject(root, "model_warnings", list);
+  add_num(root, "model_max_abs_diff_pct", max_diff_pct(r));
+}
+
+void sim_report_models_json(cJSON *root, const sim_run_info *run, const sim_results *r)
+{
   const sim_model *m = models_of(run);
   if (!m)
     return;
@@ -126,6 +166,7 @@ void sim_report_models_json(cJSON *root, const sim_run_info *run)
   cJSON_AddStringToObject(o, "smpi_or", m->recv_overhead);
   cJSON_AddStringToObject(o, "nccl_version", COST_NCCL_VERSION);
   cJSON_AddItemToObject(root, "model", o);
+  warnings_json(root, m, r);
   const sim_report_models *rm = run->models;
   if (rm->nranges <= 0)
     return;

@@ -8,25 +8,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The plan's points not done yet, one "ALGO:BYTES" a line, in the file "points" beside the
+ * result file (the run's private directory): a sweep's list can be longer than the kernel
+ * lets one argument be. */
+static int write_points(sim_runner_cmd *c, const sim_plan *pl, const char *result)
+{
+  const char *slash = strrchr(result, '/');
+  size_t n = slash ? (size_t)(slash - result) + 1 : 0;
+  c->points = malloc(n + 8);
+  if (!c->points)
+    return SA_ENOMEM;
+  snprintf(c->points, n + 8, "%.*spoints", (int)n, result);
+  FILE *f = fopen(c->points, "w");
+  for (int i = 0; f && i < pl->n; i++)
+    if (!pl->slot[i].done)
+      fprintf(f, "%s:%llu\n", pl->slot[i].algo, (unsigned long long)pl->slot[i].bytes);
+  return f && fclose(f) == 0 ? 0 : SA_EIO;
+}
+
 int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const sim_plan *pl, double start_clock,
                          const char *result)
 {
   memset(c, 0, sizeof *c);
-  c->points = calloc((size_t)pl->n * 56 + 1, 1); /* ALGO (31 at most) : BYTES (20) , */
-  if (!c->points)
-    return SA_ENOMEM;
-  size_t at = 0;
-  for (int i = 0; i < pl->n; i++)
-    if (!pl->slot[i].done)
-      at += (size_t)sprintf(c->points + at, "%s%s:%llu", at ? "," : "", pl->slot[i].algo,
-                            (unsigned long long)pl->slot[i].bytes);
+  int rc = write_points(c, pl, result);
+  if (rc) {
+    sim_runner_cmd_free(c);
+    return rc;
+  }
   snprintf(c->num[0], sizeof c->num[0], "%d", rpn);
   snprintf(c->num[1], sizeof c->num[1], "%llu", (unsigned long long)o->segment);
   snprintf(c->num[2], sizeof c->num[2], "%d", o->channels);
   snprintf(c->num[3], sizeof c->num[3], "%.17g", o->density);
   snprintf(c->num[4], sizeof c->num[4], "%.17g", o->overlap);
   snprintf(c->num[5], sizeof c->num[5], "%.17g", start_clock);
-  char *args[] = {"--points",         c->points, "--dtype",   (char *)ar_dtype_name(o->dtype),
+  char *args[] = {"--points-file",    c->points, "--dtype",   (char *)ar_dtype_name(o->dtype),
                   "--result",         (char *)result, "--ranks-per-node", c->num[0], "--segment", c->num[1],
                   "--channels",       c->num[2], "--density", c->num[3], "--overlap", c->num[4]};
   int k = 0;

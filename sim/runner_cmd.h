@@ -6,14 +6,14 @@
 #include "plan.h"
 
 typedef struct {
-  char *points;
+  char *points; /* the file holding them */
   char num[6][32];
   char *argv[32]; /* NULL-terminated */
 } sim_runner_cmd;
 
-/* The plan's points not done yet, in order; the first starts at start_clock when it is a
- * number (the clock the earlier run recorded for it, so that its times come out the same).
- * Returns 0, or SA_ENOMEM. */
+/* The plan's points not done yet, in order, written to a file beside result; the first
+ * starts at start_clock when it is a number (the clock the earlier run recorded for it, so
+ * that its times come out the same). Returns 0, SA_ENOMEM or SA_EIO. */
 int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const sim_plan *pl, double start_clock,
                          const char *result);
 void sim_runner_cmd_free(sim_runner_cmd *c);

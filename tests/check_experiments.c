@@ -1,5 +1,6 @@
 /* check_experiments.c: the experiment runner end to end on a small experiment: its runs,
- * the merged CSV and JSON, the comparison with the source, the Slurm array, bad names. */
+ * the merged CSV and JSON, the comparison with the source, the Slurm array's script, bad
+ * names. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@ static char dir[] = "/tmp/check_experiments.XXXXXX";
 static int sh(const char *cmd, char *out, size_t len)
 {
   char full[1024];
-  snprintf(full, sizeof full, "RESULTS_DIR=%s %s 2>&1", dir, cmd);
+  /* never a real cluster's sbatch: the array is written, not submitted */
+  snprintf(full, sizeof full, "RESULTS_DIR=%s SBATCH=/nonexistent/sbatch %s 2>&1", dir, cmd);
   FILE *p = popen(full, "r");
   size_t n = 0;
   if (out) {
@@ -67,7 +69,12 @@ START_TEST(pfn_runs_merges_and_compares)
   text[got] = '\0';
   fclose(f);
   ck_assert_ptr_nonnull(strstr(text, "#SBATCH --array=1-6"));
-  ck_assert_int_eq(sh("experiments/run.sh --merge pfn", NULL, 0), 0);
+  /* not submitted (no sbatch here, or not run yet): nothing to merge, and the local run's
+   * merged results stay as they were (tests/test_slurm.sh covers submissions) */
+  ck_assert_int_eq(sh("experiments/run.sh --merge pfn", out, sizeof out), 1);
+  ck_assert_msg(strstr(out, "left no result") || strstr(out, "still in squeue"), "%s", out);
+  snprintf(path, sizeof path, "%s/pfn.csv", dir);
+  ck_assert_int_eq(count_lines(path), 1 + 6);
   /* bad input */
   ck_assert_int_eq(sh("experiments/run.sh nosuch", out, sizeof out), 2);
   ck_assert_ptr_nonnull(strstr(out, "unknown experiment 'nosuch'"));

@@ -1,14 +1,19 @@
 /* check_hardening.c: the bad-input matrix (every case exits 2 with one line naming the
- * problem), a simulation that fails inside SMPI (exit 1 with the simulator's last lines),
- * bit-identical repeated runs for every algorithm, and the private temporary directory:
- * gone after success, failure and Ctrl-C, and two runs at once not colliding. */
+ * problem), a simulation that fails inside SMPI (exit 1 with SimGrid's own error line),
+ * bit-identical repeated runs for every algorithm, a sweep too long for the command line,
+ * and the private temporary directory: gone after success, failure, Ctrl-C and SIGKILL,
+ * with no process left; a dead run's directory removed by the next; two runs at once not
+ * colliding; simcalib measure's the same. */
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_util.h"
@@ -35,6 +40,12 @@ static const char *file(const char *name, const char *text)
        "<prop id=\"" prop "\" value=\"" value "\"/></host><host id=\"node0-gpu1\" speed=\"1Tf\">"                  \
        "<prop id=\"node\" value=\"0\"/></host><link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"             \
        "<route src=\"node0-gpu0\" dst=\"node0-gpu1\"><link_ctn id=\"l\"/></route></zone></platform>\n"
+/* Hosts a, b and c, nodes 0, 1 and 2, with a route from a to b only. */
+#define NOPATH_PLATFORM                                                                                             \
+  HEAD "<zone id=\"w\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"><prop id=\"node\" value=\"0\"/></host>"       \
+       "<host id=\"b\" speed=\"1Gf\"><prop id=\"node\" value=\"1\"/></host><host id=\"c\" speed=\"1Gf\">"            \
+       "<prop id=\"node\" value=\"2\"/></host><link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"                    \
+       "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route></zone></platform>\n"
 #define NODE(id, radical)                                                                                      \
   "<cluster id=\"node" #id "\" prefix=\"node" #id "-gpu\" suffix=\"\" radical=\"" radical "\" speed=\"1Tf\" "    \
   "bw=\"10GBps\" lat=\"1us\" router_id=\"node" #id "-nic\"><prop id=\"node\" value=\"" #id "\"/></cluster>\n"
@@ -63,8 +74,21 @@ START_TEST(bad_input_matrix)
                            file("p4.xml", PROP_PLATFORM("reduce_bw", "1e-300")),
                            file("p5.xml", PROP_PLATFORM("copy_bw", "inf")),
                            file("p6.xml", PROP_PLATFORM("topk_b", "2")),
-                           file("p7.xml", PROP_PLATFORM("scatter_a", "1e9 s"))};
-  static char c[64][512];
+                           file("p7.xml", PROP_PLATFORM("scatter_a", "1e9 s")),
+                           file("p8.xml", PROP_PLATFORM("reduce_lat", "-1")),
+                           file("p9.xml", PROP_PLATFORM("mstopk_b", "1e400")),
+                           file("p10.xml", PROP_PLATFORM("copy_bw", "-inf"))};
+  /* one node of 200 GPUs: more than the models read a node's routes for */
+  const char *bignode = file("bignode.xml", HEAD "<zone id=\"w\" routing=\"Full\"><cluster id=\"c\" prefix=\"g\" "
+                                                 "suffix=\"\" radical=\"0-199\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\">"
+                                                 "<prop id=\"node\" value=\"0\"/></cluster></zone></platform>\n");
+  const char *nopath = file("nopath.xml", NOPATH_PLATFORM);
+  const char *nodeabc = file("nodeabc.xml", HEAD "<zone id=\"w\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\">"
+                                                 "<prop id=\"node\" value=\"abc\"/></host></zone></platform>\n");
+  const char *nodeneg = file("nodeneg.xml", HEAD "<zone id=\"w\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\">"
+                                                 "<prop id=\"node\" value=\"-1\"/></host></zone></platform>\n");
+  const char *nohost = file("nohost.xml", HEAD "<zone id=\"w\" routing=\"Full\"></zone></platform>\n");
+  static char c[96][512];
   int n = 0;
 #define CASE(...) snprintf(c[n++], sizeof c[0], __VA_ARGS__)
   CASE("--platform %s", trunc);
@@ -105,10 +129,33 @@ START_TEST(bad_input_matrix)
   CASE("--frobnicate");
   CASE("--json %s/no/such/dir/out.json --size 1K", dir);
   CASE("--verify --size 1G");                           /* 128 ranks of real 1G buffers */
+  CASE("--sizes 4:2G:1.0000001");                       /* 2e8 sizes: took minutes to make */
+  CASE("--algo tree --segment 1 --size 1M");            /* 262144 segments: a run that never ends */
+  CASE("--algo twotree --segment 4 --sizes 1K:1M");
+  CASE("--platform %s --mode model --size 1K", bignode); /* the probe took 200^2 routes */
+  CASE("--platform %s --algo best --size 1K", bignode);
+  CASE("--platform %s --mode model --size 1K", nopath); /* c has no route from a */
+  CASE("--platform %s --size 1K", nopath);              /* refused before a simulation that fails */
+  CASE("--platform %s", nodeabc);
+  CASE("--platform %s", nodeneg);
+  CASE("--platform %s", nohost);
+  CASE("--cfg smpi/bw-factor:0:0");
+  CASE("--cfg smpi/lat-factor:abc");
+  CASE("--cfg surf/precision:2");
+  CASE("--cfg network/TCP-gamma:-1");
+  CASE("--cfg smpi/send-is-detached-thresh:1.5");
+  CASE("--cfg network/crosstraffic:");
+  CASE("--sizes 1K,,2K");
+  CASE("--segment 0");
+  CASE("--channels 65");
+  CASE("--density nan");
+  CASE("--overlap inf");
   for (size_t i = 0; i < sizeof badprop / sizeof badprop[0]; i++)
     CASE("--platform %s --mode %s", badprop[i], i % 2 ? "model" : "sim");
   for (int i = 0; i < n; i++) {
+    time_t t0 = time(NULL);
     cli_result r = cli_run(c[i], 0);
+    ck_assert_msg(time(NULL) - t0 < 5, "'%s' took %ld s", c[i], (long)(time(NULL) - t0));
     ck_assert_msg(r.status == 2, "'%s' exited %d: %s", c[i], r.status, r.err);
     ck_assert_msg(cli_lines(r.err) == 1 && strncmp(r.err, "simallreduce: ", 14) == 0, "'%s': %s", c[i], r.err);
     ck_assert_msg(r.out && r.out[0] == '\0', "'%s' printed a result", c[i]);
@@ -124,17 +171,46 @@ START_TEST(bad_input_matrix)
     ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1, "simcalib %s: exit %d: %s", c[i], r.status, r.err);
     cli_result_free(&r);
   }
-  ck_assert_int_eq(n + 3, 49); /* the cases above, counted: none dropped by accident */
+  ck_assert_int_eq(n + 3, 73); /* the cases above, counted: none dropped by accident */
 }
 END_TEST
 
-START_TEST(failure_inside_smpi_shows_its_last_lines)
+/* The first line says why in SimGrid's own words; the last lines stop at SimGrid's error,
+ * without the backtrace's frames or the list of every setting that follow it. */
+static void says_why(const char *args, const char *words)
 {
-  cli_result r = cli_run("--algo mpi --nodes 2 --ranks-per-node 2 --size 1K --cfg smpi/allreduce:nosuch", 0);
+  cli_result r = cli_run(args, 0);
   ck_assert_int_eq(r.status, 1);
+  const char *eol = strchr(r.err, '\n');
+  ck_assert_msg(eol && strstr(r.err, words) && strstr(r.err, words) < eol, "%s: %s", args, r.err);
   ck_assert_ptr_nonnull(strstr(r.err, "the simulator's last lines"));
   ck_assert_ptr_nonnull(strstr(r.err, "  | "));
-  ck_assert_ptr_nonnull(strstr(r.err, "has no algorithm 'nosuch'")); /* SimGrid's own words */
+  ck_assert_msg(!strstr(r.err, "  ->") && !strstr(r.err, "Backtrace") && !strstr(r.err, "Existing config keys"), "%s",
+                r.err);
+  cli_result_free(&r);
+}
+
+START_TEST(failure_inside_smpi_shows_its_last_lines)
+{
+  says_why("--algo mpi --nodes 2 --ranks-per-node 2 --size 1K --cfg smpi/allreduce:nosuch",
+           "has no algorithm 'nosuch'");
+  says_why("--nodes 2 --size 1K --mode sim --cfg foo:bar", "Bad config key: foo");
+  /* a platform with no path between two hosts, simulated without the models' probe */
+  char args[512];
+  snprintf(args, sizeof args, "--platform %s --size 1K --mode sim", file("nopath_sim.xml", NOPATH_PLATFORM));
+  says_why(args, "there is no connecting path between these two hosts");
+}
+END_TEST
+
+/* A sweep whose sizes, written out, are longer than one argument may be (128 KiB): the
+ * runner reads them from a file (it used to fail with "Argument list too long"). */
+START_TEST(long_sweeps_reach_the_runner)
+{
+  cli_result r = cli_run("--sizes 1M:2G:1.0004 --nodes 1 --ranks-per-node 1 --algo naive --mode sim", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.json, "results"));
+  ck_assert_int_gt(n, 19000);
+  ck_assert_int_eq(cli_num(cli_point(&r, n - 1), "bytes"), 2147483648.0);
   cli_result_free(&r);
 }
 END_TEST
@@ -167,18 +243,69 @@ static int entries(const char *path)
   return n;
 }
 
-/* The driver with TMPDIR pointing at a directory of the test's own. */
-static pid_t start(const char *tmp, const char *args, const char *out)
+/* Processes whose command line names something under path (the simulation's do: smpirun's
+ * hostfile, smpimain's smpi/tmpdir). */
+static int processes_under(const char *path)
+{
+  DIR *d = opendir("/proc");
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d));) {
+    char f[300], buf[8192];
+    if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == getpid())
+      continue;
+    snprintf(f, sizeof f, "/proc/%s/cmdline", e->d_name);
+    FILE *in = fopen(f, "r");
+    size_t got = in ? fread(buf, 1, sizeof buf - 1, in) : 0;
+    if (in)
+      fclose(in);
+    for (size_t i = 0; i < got; i++)
+      buf[i] = buf[i] ? buf[i] : ' ';
+    buf[got] = '\0';
+    n += strstr(buf, path) != NULL;
+  }
+  if (d)
+    closedir(d);
+  return n;
+}
+
+/* Waits up to 5 s for no process to be left under path; returns how many are. */
+static int left_under(const char *path)
+{
+  int n = processes_under(path);
+  for (int i = 0; i < 100 && n > 0; i++, n = processes_under(path))
+    usleep(50000);
+  return n;
+}
+
+/* A program with TMPDIR pointing at a directory of the test's own. */
+static pid_t start_bin(const char *bin, const char *tmp, const char *args, const char *out)
 {
   pid_t pid = fork();
   if (pid == 0) {
     char cmd[1024];
-    const char *bin = getenv("SIMALLREDUCE_BIN") ? getenv("SIMALLREDUCE_BIN") : "bin/simallreduce";
     setenv("TMPDIR", tmp, 1);
     snprintf(cmd, sizeof cmd, "exec %s %s >%s 2>&1", bin, args, out);
     execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
     _exit(127);
   }
+  return pid;
+}
+
+static pid_t start(const char *tmp, const char *args, const char *out)
+{
+  const char *bin = getenv("SIMALLREDUCE_BIN") ? getenv("SIMALLREDUCE_BIN") : "bin/simallreduce";
+  return start_bin(bin, tmp, args, out);
+}
+
+/* Starts a minute-long simulation and waits until it runs (its directory exists). */
+static pid_t start_long(const char *tmp, const char *out)
+{
+  pid_t pid = start(tmp, "--platform mn1 --algo ring --size 256M --mode sim", out);
+  for (int i = 0; i < 100 && entries(tmp) == 0; i++)
+    usleep(50000);
+  usleep(500000);
+  ck_assert_int_eq(entries(tmp), 1); /* running: its private directory exists */
+  ck_assert_int_gt(processes_under(tmp), 0);
   return pid;
 }
 
@@ -195,15 +322,25 @@ START_TEST(temporary_files_never_stay_behind)
   waitpid(start(tmp, "--algo mpi --size 1K --nodes 2 --cfg smpi/allreduce:nosuch", out), &st, 0);
   ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
   ck_assert_int_eq(entries(tmp), 0);
+  /* --algo best simulates once per chosen algorithm, in one directory */
+  waitpid(start(tmp, "--algo best --sizes 1K:16M:16 --nodes 2", out), &st, 0);
+  ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  ck_assert_int_eq(entries(tmp), 0);
   /* Ctrl-C in the middle of a long simulation: the simulation stops and its files go */
-  pid_t pid = start(tmp, "--platform mn1 --algo ring --size 256M --mode sim", out); /* a minute of work */
-  for (int i = 0; i < 100 && entries(tmp) == 0; i++)
-    usleep(50000);
-  usleep(500000);
-  ck_assert_int_eq(entries(tmp), 1); /* running: its private directory exists */
+  pid_t pid = start_long(tmp, out);
   kill(pid, SIGINT);
   waitpid(pid, &st, 0);
   ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+  ck_assert_int_eq(entries(tmp), 0);
+  ck_assert_int_eq(left_under(tmp), 0);
+  /* SIGKILL: the driver cannot clean up, its supervisor does (smpirun and smpimain had run
+   * on at 100% CPU, their directory left behind) */
+  pid = start_long(tmp, out);
+  kill(pid, SIGKILL);
+  waitpid(pid, &st, 0);
+  ck_assert_int_eq(left_under(tmp), 0);
+  for (int i = 0; i < 100 && entries(tmp) > 0; i++)
+    usleep(50000);
   ck_assert_int_eq(entries(tmp), 0);
   /* two runs at once, each with its own directory and the right answer */
   char out2[300];
@@ -218,13 +355,98 @@ START_TEST(temporary_files_never_stay_behind)
 }
 END_TEST
 
+/* makes TMP/NAME with a lock file in it, locked by this process when held; returns its fd */
+static int dead_run(const char *tmp, const char *name, int with_lock, int held)
+{
+  char path[400];
+  snprintf(path, sizeof path, "%s/%s", tmp, name);
+  ck_assert_int_eq(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/%s/hostfile", tmp, name);
+  close(open(path, O_WRONLY | O_CREAT, 0600));
+  if (!with_lock)
+    return -1;
+  snprintf(path, sizeof path, "%s/%s/lock", tmp, name);
+  int fd = open(path, O_WRONLY | O_CREAT, 0600);
+  ck_assert(fd >= 0 && (!held || flock(fd, LOCK_EX) == 0));
+  if (!held) {
+    close(fd);
+    fd = -1;
+  }
+  return fd;
+}
+
+static int exists(const char *tmp, const char *name)
+{
+  char path[400];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/%s", tmp, name);
+  return stat(path, &st) == 0;
+}
+
+/* A run killed before its supervisor could clean up leaves its directory; the next run
+ * removes it: ours by name, its lock held by nobody. A live run's (lock held), one without
+ * a lock and someone else's name stay. */
+START_TEST(the_next_run_removes_what_a_dead_one_left)
+{
+  char tmp[300], out[300];
+  snprintf(tmp, sizeof tmp, "%s/stale", dir);
+  snprintf(out, sizeof out, "%s/out", dir);
+  mkdir(tmp, 0700);
+  dead_run(tmp, "simallreduce.AbCdEf", 1, 0);
+  dead_run(tmp, "simcalib-measure.AbCdEf", 1, 0);
+  int live = dead_run(tmp, "simallreduce.LiVe01", 1, 1);
+  dead_run(tmp, "simallreduce.NoLock", 0, 0);
+  dead_run(tmp, "someone.AbCdEf", 1, 0);
+  int st;
+  waitpid(start(tmp, "--algo ring --size 1K --nodes 2", out), &st, 0);
+  ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  ck_assert(!exists(tmp, "simallreduce.AbCdEf") && !exists(tmp, "simcalib-measure.AbCdEf"));
+  ck_assert(exists(tmp, "simallreduce.LiVe01") && exists(tmp, "simallreduce.NoLock") && exists(tmp, "someone.AbCdEf"));
+  ck_assert_int_eq(entries(tmp), 3);
+  close(live);
+}
+END_TEST
+
+/* simcalib measure keeps its files under $TMPDIR, and Ctrl-C or SIGKILL stops the launcher
+ * and everything it started (a stand-in for mpirun that would run for a minute). */
+START_TEST(simcalib_measure_leaves_nothing)
+{
+  char tmp[300], out[300], fake[300], args[700];
+  snprintf(tmp, sizeof tmp, "%s/measure", dir);
+  snprintf(out, sizeof out, "%s/out", dir);
+  snprintf(fake, sizeof fake, "%s/fake-mpirun", dir);
+  mkdir(tmp, 0700);
+  FILE *f = fopen(fake, "w");
+  fprintf(f, "#!/bin/sh\ncase $1 in --version) echo fake;; *) sleep 60 & wait;; esac\n");
+  fclose(f);
+  chmod(fake, 0700);
+  const char *bin = getenv("SIMCALIB_BIN") ? getenv("SIMCALIB_BIN") : "bin/simcalib";
+  snprintf(args, sizeof args, "measure --mpirun %s -o %s/m.json", fake, dir);
+  int sigs[] = {SIGINT, SIGKILL};
+  for (int i = 0; i < 2; i++) {
+    pid_t pid = start_bin(bin, tmp, args, out);
+    for (int k = 0; k < 100 && processes_under(tmp) == 0; k++) /* launched: its command names the directory */
+      usleep(50000);
+    ck_assert_int_eq(entries(tmp), 1); /* its directory is under $TMPDIR */
+    kill(pid, sigs[i]);
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert_int_eq(left_under(fake), 0);
+    for (int k = 0; k < 100 && entries(tmp) > 0; k++)
+      usleep(50000);
+    ck_assert_int_eq(entries(tmp), 0);
+  }
+}
+END_TEST
+
 int main(void)
 {
   if (!mkdtemp(dir))
     return 1;
   Suite *s = suite_create("hardening");
   CHECK_CASE(s, "hardening", 300, bad_input_matrix, failure_inside_smpi_shows_its_last_lines,
-             repeated_runs_are_bit_identical, temporary_files_never_stay_behind);
+             repeated_runs_are_bit_identical, long_sweeps_reach_the_runner, temporary_files_never_stay_behind,
+             the_next_run_removes_what_a_dead_one_left, simcalib_measure_leaves_nothing);
   int rc = check_run(s);
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

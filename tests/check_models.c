@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "models/cost_best.h"
+#include "models/cost_cover.h"
 #include "models/cost_ctx.h"
 #include "check_util.h"
 
@@ -324,6 +325,50 @@ START_TEST(bad_layouts_are_refused)
 }
 END_TEST
 
+/* models/cost_cover.c on the hand platform: alike nodes and private NICs hold the models'
+ * assumptions; a node whose GPUs are 3x farther apart, then a spine every node's messages
+ * cross, break them, by the factors worked out here. */
+START_TEST(coverage_says_where_the_assumptions_break)
+{
+  build(3);
+  net.intra[1] = table(1, 1);
+  net.intra[2] = table(2, 2);
+  net.inter[COST_R12] = table(1, 2);
+  net.inter[COST_R21] = table(2, 1);
+  cost_shape shape = {3, 2, 4, 1 << 20, 1, 0.01, 0};
+  cost_cover w;
+  cost_cover_check(&net, &shape, &w);
+  ck_assert_int_eq(w.n, 0);
+  /* node 2's GPUs: 6 us apart instead of 2 */
+  for (int i = 0; i < G * G; i++)
+    net.intra[2][i].lat *= 3;
+  cost_cover_check(&net, &shape, &w);
+  ck_assert_int_eq(w.n, 1);
+  ck_assert_double_eq_tol(w.factor[0], 3.0, 1e-12);
+  ck_assert_ptr_nonnull(strstr(w.text[0], "node 2's routes between its GPUs differ from node 0's by up to 3.00x in latency"));
+  for (int i = 0; i < G * G; i++)
+    net.intra[2][i].lat /= 3;
+  /* a spine of 10 GB/s on every route between nodes: 3 nodes at 10 GB/s each need 3x it */
+  int spine = net.nlinks++;
+  net.links = realloc(net.links, sizeof *net.links * (size_t)net.nlinks);
+  net.links[spine] = (cost_link){10e9, 1 * US, 1};
+  for (int t = 0; t < COST_NPAIRS; t++)
+    for (int i = 0; i < G * G; i++) {
+      cost_route *r = &net.inter[t][i];
+      int l[5] = {r->link[0], r->link[1], spine, r->link[2], r->link[3]};
+      ck_assert_int_eq(cost_route_set(r, l, 5, r->lat, r->bw), 0);
+    }
+  cost_cover_check(&net, &shape, &w);
+  ck_assert_int_eq(w.n, 1);
+  ck_assert_double_eq_tol(w.factor[0], 3.0, 1e-12);
+  ck_assert_ptr_nonnull(strstr(w.text[0], "share a link between them (10 GB/s)"));
+  shape.nodes = 2; /* two of the three nodes: still a copy each, twice what the spine carries */
+  cost_cover_check(&net, &shape, &w);
+  ck_assert_int_eq(w.n, 1);
+  ck_assert_double_eq_tol(w.factor[0], 2.0, 1e-12);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("models");
@@ -339,6 +384,7 @@ int main(void)
                           one_rank_copies_and_no_model_for_mpi,
                           sharing_follows_the_weighted_max_min,
                           smpi_settings_follow_simgrid,
+                          coverage_says_where_the_assumptions_break,
                           bad_layouts_are_refused};
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
     tcase_add_test(tc, tests[i]);
