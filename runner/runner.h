@@ -3,6 +3,7 @@
 #define RUNNER_H
 
 #include "algos/ar.h"
+#include "links.h"
 
 #define RUNNER_MAX_ALGOS 32
 
@@ -15,6 +16,10 @@ typedef struct {
   int verify;
   int iters, warmup; /* repetitions for real runs; one suffices in simulation */
   const char *result_path;
+  int links;               /* > 0: account every link's traffic (simulation only); keep this
+                              many of the busiest over time when tracing */
+  const char *trace_dir;   /* record traced ranks' steps into files there (runner_trace.c) */
+  const char *trace_ranks; /* which ranks (rank_list.h); NULL: all */
   ar_params params; /* template copied into each point */
 } runner_config;
 
@@ -33,6 +38,9 @@ typedef struct {
   int nphases;
   const char *phase_name[AR_MAX_PHASES];
   double phase_s[AR_MAX_PHASES];
+  runner_link *links; /* with cfg->links, on rank 0: every link that carried anything; owned */
+  int nlinks;
+  double links_window_s; /* from the first rank's start to the last one's end */
   int rc; /* 0 or the AR_E* code of the first failing rank */
 } runner_point;
 
@@ -42,5 +50,14 @@ void runner_config_free(runner_config *cfg);
 
 /* Rank 0 writes the result file; returns 0 or SA_EIO (message on stderr). */
 int runner_write(const runner_config *cfg, int ranks, const runner_point *pts, int npts);
+
+/* runner_trace.c: a recorder for this rank when it is traced, else NULL (free with
+ * runner_trace_close); after each point, the rank's steps and phases, and on rank 0 the
+ * busiest links over time, appended to the trace directory's files. 0 or SA_EIO. */
+ar_trace *runner_trace_open(const runner_config *cfg, int rank);
+void runner_trace_close(ar_trace *tr);
+int runner_trace_rank(const runner_config *cfg, int rank, int point, const runner_point *pt, const ar_phases *ph,
+                      double t0, double t1, const ar_trace *tr);
+int runner_trace_links(const runner_config *cfg, int point);
 
 #endif
