@@ -16,7 +16,8 @@
  *   link <rate B/s> <t0> <width s> <n> <name>    one of its busiest links, then
  *   bins <b1> ... <bn>                           the bytes it carried in each bin
  *
- * Names are the algorithms' constants (no blanks); a link's name is the rest of its line. */
+ * Times and bytes are written exactly, as C99 hexadecimal floating point (%a); names are
+ * the algorithms' constants (no blanks); a link's name is the rest of its line. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -68,12 +69,12 @@ int runner_trace_rank(const runner_config *cfg, int rank, int point, const runne
   FILE *f = open_in_dir(cfg, name);
   if (!f)
     return SA_EIO;
-  fprintf(f, "point %d %s %zu %.17g %.17g\n", point, pt->algo, pt->bytes, t0, t1);
+  fprintf(f, "point %d %s %zu %a %a\n", point, pt->algo, pt->bytes, t0, t1);
   for (int i = 0; i < ph->n; i++)
-    fprintf(f, "phase %s %.17g %.17g\n", ph->name[i], ph->t0 + (i ? ph->end[i - 1] : 0), ph->t0 + ph->end[i]);
+    fprintf(f, "phase %s %a %a\n", ph->name[i], ph->t0 + (i ? ph->end[i - 1] : 0), ph->t0 + ph->end[i]);
   for (int i = 0; i < tr->n; i++) {
     const ar_event *e = &tr->ev[i];
-    fprintf(f, "step %c %s %.17g %.17g %lld %d %lld %d\n", e->kind, e->name, e->t0, e->t1, e->sbytes, e->to, e->rbytes,
+    fprintf(f, "step %c %s %a %a %lld %d %lld %d\n", e->kind, e->name, e->t0, e->t1, e->sbytes, e->to, e->rbytes,
             e->from);
   }
   if (tr->dropped)
@@ -94,14 +95,14 @@ int runner_trace_links(const runner_config *cfg, int point)
   FILE *f = open_in_dir(cfg, "links.txt");
   if (!f)
     return SA_EIO;
-  fprintf(f, "window %d %.17g %.17g\n", point, t0, t1);
+  fprintf(f, "window %d %a %a\n", point, t0, t1);
   for (int i = 0; i < n && i < cfg->links; i++) {
     const double *bins = runner_links_series(i, &nbins, &width);
     if (!bins)
       break;
-    fprintf(f, "link %.17g %.17g %.17g %d %s\nbins", used[i].rate_Bps, t0, width, nbins, used[i].name);
+    fprintf(f, "link %a %a %a %d %s\nbins", used[i].rate_Bps, t0, width, nbins, used[i].name);
     for (int b = 0; b < nbins; b++)
-      fprintf(f, " %.17g", bins[b]);
+      fprintf(f, " %a", bins[b]);
     fputc('\n', f);
   }
   return close_checked(f);

@@ -19,7 +19,9 @@
 #include "report.h"
 #include "results.h"
 #include "runner_cmd.h"
+#include "runner/rank_list.h"
 #include "lib/tmpdir.h"
+#include "trace.h"
 
 #define ERRLEN 1024
 
@@ -78,10 +80,11 @@ static int check_verify_memory(const sim_opts *o, int ranks, char *err, size_t e
   return SA_EINVAL;
 }
 
-/* One SMPI run of the runner for o's algorithms x sizes; the points go to r. Returns 0, or
- * 1 with the reason and the simulator's last lines on stderr. */
-static int simulate(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn, sim_results *r,
-                    double *wall)
+/* One SMPI run of the runner for o's algorithms x sizes; the points go to r, the timeline
+ * to trace (NULL: none). Returns 0, or 1 with the reason and the simulator's last lines on
+ * stderr. */
+static int simulate(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn, sim_trace *trace,
+                    sim_results *r, double *wall)
 {
   char err[ERRLEN], hostfile[4200], result[4200], log[4200], runner[4200];
   const char *tmp = sim_tmpdir_create(err, sizeof err);
@@ -97,8 +100,8 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
     fprintf(stderr, "simallreduce: the runner %s is missing (run make)\n", runner);
     return 1;
   }
-  if (sim_hostfile_write(pf, nodes, rpn, hostfile) != 0) {
-    fprintf(stderr, "simallreduce: cannot write %s\n", hostfile);
+  if (sim_hostfile_write(pf, nodes, rpn, hostfile) != 0 || (trace && sim_trace_prepare(result) != 0)) {
+    fprintf(stderr, "simallreduce: cannot write in %s\n", tmp);
     return 1;
   }
   sim_runner_cmd cmd;
@@ -111,6 +114,8 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
   sim_runner_cmd_free(&cmd);
   if (rc == 0)
     rc = sim_results_read(result, r, err, sizeof err);
+  if (rc == 0 && trace && (rc = sim_trace_add_run(trace, result, pf, rpn, r, err, sizeof err)) != 0)
+    sim_results_free(r);
   if (rc != 0) {
     fprintf(stderr, "simallreduce: %s; the simulator's last lines:\n", err);
     sim_print_tail(log, 12, stderr);
@@ -129,7 +134,7 @@ static int by_size(const void *a, const void *b)
 /* --algo best, simulated: one run per chosen algorithm over the sizes it won, the points
  * then put back in size order. */
 static int simulate_best(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn,
-                         const int *winner, sim_results *r, double *wall)
+                         const int *winner, sim_trace *trace, sim_results *r, double *wall)
 {
   uint64_t *sizes = malloc(sizeof *sizes * (size_t)o->nsizes);
   int status = sizes ? 0 : 1;
@@ -144,7 +149,7 @@ static int simulate_best(const sim_opts *o, const char *bindir, const sim_platfo
       if (winner[i] == a)
         sizes[one.nsizes++] = o->sizes[i];
     sim_results part;
-    if (one.nsizes && (status = simulate(&one, bindir, pf, nodes, rpn, &part, wall)) == 0 &&
+    if (one.nsizes && (status = simulate(&one, bindir, pf, nodes, rpn, trace, &part, wall)) == 0 &&
         sim_results_append(r, &part) != 0)
       status = 1;
   }
@@ -198,15 +203,25 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
   sim_results r;
   memset(&r, 0, sizeof r);
   double wall = 0;
+  sim_trace trace, *tr = NULL;
+  char err[ERRLEN];
+  if (status == 0 && o->trace_path && (status = sim_trace_open(&trace, o->trace_path, err, sizeof err)) != 0)
+    fprintf(stderr, "simallreduce: %s\n", err);
+  else if (o->trace_path)
+    tr = &trace;
   if (status == 0 && o->mode == SIM_MODE_MODEL)
     status = sim_model_results(&m, o, rpn, winner, &r) ? 1 : 0;
   else if (status == 0)
-    status = o->best ? simulate_best(o, bindir, pf, nodes, rpn, winner, &r, &wall)
-                     : simulate(o, bindir, pf, nodes, rpn, &r, &wall);
+    status = o->best ? simulate_best(o, bindir, pf, nodes, rpn, winner, tr, &r, &wall)
+                     : simulate(o, bindir, pf, nodes, rpn, tr, &r, &wall);
+  if (tr && sim_trace_close(tr, status == 0) != 0) {
+    fprintf(stderr, "simallreduce: cannot write %s\n", o->trace_path);
+    status = 1;
+  }
   for (int i = 0; status == 0 && o->mode == SIM_MODE_BOTH && i < r.npoints; i++)
     sim_model_point(&m, &r.points[i]);
   sim_report_models rm = {o->mode, use_model ? &m : NULL, ranges, nranges, o->algos, o->allow_sparse};
-  sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, wall, &rm};
+  sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, wall, &rm, o->links};
   if (status == 0)
     status = report(o, &info, &r);
   sim_results_free(&r);
@@ -217,13 +232,16 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
 }
 
 /* An output file that cannot be written is a mistake in the command line: say so before
- * simulating rather than after. */
+ * simulating rather than after, leaving no file behind that was not there. */
 static int check_writable(const char *path, char *err, size_t errlen)
 {
+  int existed = path && access(path, F_OK) == 0;
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!path || f) {
     if (f)
       fclose(f);
+    if (f && !existed)
+      remove(path);
     return 0;
   }
   snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
@@ -252,7 +270,8 @@ int main(int argc, char **argv)
   if (o.action == SIM_LIST_PLATFORMS)
     return list_platforms(pdir);
 
-  if (check_writable(o.json_path, err, sizeof err) != 0 || check_writable(o.csv_path, err, sizeof err) != 0) {
+  if (check_writable(o.json_path, err, sizeof err) != 0 || check_writable(o.csv_path, err, sizeof err) != 0 ||
+      check_writable(o.trace_path, err, sizeof err) != 0) {
     sim_cli_free(&o);
     return bad_input(err);
   }
@@ -265,7 +284,8 @@ int main(int argc, char **argv)
   }
   int flags = o.mode != SIM_MODE_SIM || o.best ? SIM_LOAD_NET : 0;
   if (sim_platform_load_ex(path, flags, &pf, err, sizeof err) != 0 || sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 ||
-      check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0)
+      check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0 ||
+      (o.trace_ranks && rank_list_check(o.trace_ranks, nodes * rpn, err, sizeof err) != 0))
     bad_input(err);
   else
     status = run(&o, bindir, &pf, nodes, rpn);

@@ -81,6 +81,12 @@ void sim_report_table(FILE *f, const sim_run_info *run, const sim_results *r, in
       fputc('\n', f);
     }
   }
+  for (int i = 0; run->links && i < r->npoints; i++) {
+    char sz[32];
+    sim_format_size(r->points[i].bytes, sz, sizeof sz);
+    if (r->points[i].simulated)
+      sim_links_print(f, r->points[i].algo, sz, &r->points[i].links, run->links);
+  }
   if (mode != SIM_MODE_SIM)
     sim_report_models_table(f, run, r);
   if (sim)
@@ -117,6 +123,8 @@ static cJSON *point_json(const sim_run_info *run, const sim_point *p, int ranks)
     if (p->sparse_rel_err >= 0)
       cJSON_AddNumberToObject(o, "sparse_rel_err", p->sparse_rel_err);
   }
+  if (run->links && p->simulated)
+    sim_links_json(o, &p->links);
   sim_report_models_point(o, run, p);
   return o;
 }

@@ -23,6 +23,7 @@ typedef struct {
   int nodes, ranks_per_node, ranks;
   double wall_s; /* host seconds the simulation took */
   const sim_report_models *models; /* NULL: a plain simulation report */
+  int links;                       /* --links N: the busiest N links of each point, 0: none */
 } sim_run_info;
 
 /* The point's time: simulated, or predicted for a model-only point. */

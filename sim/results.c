@@ -51,6 +51,7 @@ int sim_results_append(sim_results *a, sim_results *b)
   memcpy(pts + a->npoints, b->points, sizeof *pts * (size_t)b->npoints);
   a->points = pts;
   a->npoints += b->npoints;
+  b->npoints = 0; /* what the points own moved with them */
   sim_results_free(b);
   return 0;
 }
@@ -103,6 +104,8 @@ static int read_point(const cJSON *o, sim_point *p)
     snprintf(p->phase_name[p->nphases], sizeof p->phase_name[0], "%s", it->string);
     p->phase_s[p->nphases++] = it->valuedouble;
   }
+  if (ok && sim_links_read(o, &p->links) != 0)
+    ok = 0;
   return ok ? 0 : SA_EPARSE;
 }
 
@@ -155,6 +158,8 @@ int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen
 
 void sim_results_free(sim_results *r)
 {
+  for (int i = 0; r->points && i < r->npoints; i++)
+    sim_links_free(&r->points[i].links);
   free(r->points);
   r->points = NULL;
   r->npoints = 0;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "common/compute.h"
+#include "links.h"
 
 #define SIM_MAX_PHASES 8
 
@@ -32,6 +33,7 @@ typedef struct {
   double model_phase_s[SIM_MAX_PHASES];
   double nccl_ring_s, nccl_tree_s; /* NCCL's own model for the same ranks and size */
   int nccl_ring_proto, nccl_tree_proto;
+  sim_links links; /* --links: every link's traffic (empty otherwise); owned */
 } sim_point;
 
 typedef struct {
