@@ -172,7 +172,7 @@ static int add_ranks(sim_trace *t, const char *dir, const sim_platform *pf, int 
     if (!(text = sim_read_text(path)))
       continue; /* not traced */
     long long n = count_lines(text);
-    if (t->events + n > SIM_TRACE_MAX_EVENTS) {
+    if (t->events + n > t->max_events) {
       leave_out(t, r, n);
       free(text);
       continue;
@@ -272,6 +272,7 @@ int sim_trace_open(sim_trace *t, const char *path, char *err, size_t errlen)
 {
   memset(t, 0, sizeof *t);
   t->path = path;
+  t->max_events = SIM_TRACE_MAX_EVENTS;
   t->points = cJSON_CreateArray();
   t->links = cJSON_CreateObject();
   t->f = t->points && t->links ? fopen(path, "w") : NULL;
@@ -328,9 +329,9 @@ int sim_trace_close(sim_trace *t, int ok)
   }
   if (t->nleft)
     fprintf(stderr,
-            "simallreduce: the trace leaves out ranks %s (%lld steps): it holds at most %d; choose ranks with "
+            "simallreduce: the trace leaves out ranks %s (%lld steps): it holds at most %lld; choose ranks with "
             "--trace-ranks\n",
-            t->left_out, t->left_events, SIM_TRACE_MAX_EVENTS);
+            t->left_out, t->left_events, t->max_events);
   if (t->dropped)
     fprintf(stderr, "simallreduce: the trace leaves out %lld steps past the runner's room per rank and point\n",
             t->dropped);

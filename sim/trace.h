@@ -18,6 +18,7 @@
 typedef struct {
   FILE *f;
   const char *path;
+  long long max_events; /* SIM_TRACE_MAX_EVENTS once opened */
   long long events;    /* slices and instants written for ranks */
   long long dropped;   /* steps the runner had no room for */
   char left_out[256];  /* ranks left out, as a list */
