@@ -43,9 +43,9 @@ BIN ?= bin
 # ---- Dependencies: Debian packages by name. What the build and tests need is probed first
 # (pkg-config modules, commands), so that a machine that has it all, Debian or not, never
 # reaches apt-get.
-DEB_PKGS  := libsimgrid-dev libgsl-dev libcjson-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin time
+DEB_PKGS  := libsimgrid-dev libgsl-dev libcjson-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin time jq
 DEPS_HAVE := pkg-config --exists simgrid libcjson gsl check && command -v smpicc && command -v smpirun && \
-	     command -v gnuplot && command -v mpicc && test -x /usr/bin/time
+	     command -v gnuplot && command -v mpicc && test -x /usr/bin/time && command -v jq
 
 # ---- Sources by layer; each layer becomes one static library, so that a program or test
 # linking them takes only the objects it uses.
