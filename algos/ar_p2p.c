@@ -24,8 +24,7 @@ int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rc
   MPI_Datatype t = ar_mpi_type(dt);
   double t0 = ar_trace_start(p->trace);
   int rc = MPI_Sendrecv(sbuf, (int)scount, t, dest, 0, rbuf, (int)rcount, t, src, 0, comm, MPI_STATUS_IGNORE);
-  ar_trace_step(p->trace, AR_EV_SENDRECV, t0, comm, msg_bytes(scount, dt, dest), dest, msg_bytes(rcount, dt, src),
-                src);
+  ar_trace_step(p->trace, AR_EV_SENDRECV, t0, comm, msg_bytes(scount, dt, dest), dest, msg_bytes(rcount, dt, src), src);
   return rc == MPI_SUCCESS ? 0 : SA_EMPI;
 }
 

@@ -45,7 +45,7 @@ static const int *world_of(ar_trace *tr, MPI_Comm comm, int *size)
 {
   for (int i = 0; i < tr->ncomm; i++)
     if (tr->comm[i] == comm) {
-      MPI_Comm_size(comm, size);
+      *size = tr->size[i];
       return tr->world[i];
     }
   if (tr->ncomm == AR_TRACE_COMMS || MPI_Comm_size(comm, size) != MPI_SUCCESS)
@@ -66,6 +66,7 @@ static const int *world_of(ar_trace *tr, MPI_Comm comm, int *size)
     return NULL;
   }
   tr->comm[tr->ncomm] = comm;
+  tr->size[tr->ncomm] = *size;
   tr->world[tr->ncomm++] = out;
   return out;
 }
@@ -98,8 +99,8 @@ static ar_event *push(ar_trace *tr, char kind, const char *name, double t0, doub
   return e;
 }
 
-void ar_trace_step(ar_trace *tr, const char *name, double t0, MPI_Comm comm, long long sbytes, int to,
-                   long long rbytes, int from)
+void ar_trace_step(ar_trace *tr, const char *name, double t0, MPI_Comm comm, long long sbytes, int to, long long rbytes,
+                   int from)
 {
   if (!tr)
     return;

@@ -14,7 +14,7 @@
 #define AR_EV_RECV "recv"
 #define AR_EV_ISEND "isend" /* instants: a non-blocking message posted */
 #define AR_EV_IRECV "irecv"
-#define AR_EV_WAIT "wait"   /* blocked until posted messages complete */
+#define AR_EV_WAIT "wait" /* blocked until posted messages complete */
 #define AR_EV_REDUCE "reduce"
 #define AR_EV_COPY "copy"
 #define AR_EV_ZERO "zero"
@@ -29,11 +29,11 @@
 typedef enum { AR_EV_COMM = 'c', AR_EV_WORK = 'w', AR_EV_POST = 'p' } ar_event_kind;
 
 typedef struct {
-  const char *name; /* one of the AR_EV_* constants */
-  char kind;        /* ar_event_kind */
-  double t0, t1;    /* seconds on the run's clock; t1 = t0 for a post */
+  const char *name;         /* one of the AR_EV_* constants */
+  char kind;                /* ar_event_kind */
+  double t0, t1;            /* seconds on the run's clock; t1 = t0 for a post */
   long long sbytes, rbytes; /* sent and received, -1 where none; device work: its bytes in rbytes */
-  int to, from;     /* peers as MPI_COMM_WORLD ranks, -1 where none or several */
+  int to, from;             /* peers as MPI_COMM_WORLD ranks, -1 where none or several */
 } ar_event;
 
 #define AR_TRACE_COMMS 8
@@ -44,6 +44,7 @@ typedef struct {
   long long dropped; /* events past cap, not kept */
   int ncomm;         /* communicators whose ranks are translated to MPI_COMM_WORLD's */
   MPI_Comm comm[AR_TRACE_COMMS];
+  int size[AR_TRACE_COMMS];
   int *world[AR_TRACE_COMMS];
 } ar_trace;
 
@@ -60,8 +61,8 @@ static inline double ar_trace_start(const ar_trace *tr) { return tr ? ar_trace_c
 
 /* A step of comm's point-to-point traffic from t0 until now; peers are ranks of comm
  * (MPI_PROC_NULL or -1 for none), bytes -1 for none. */
-void ar_trace_step(ar_trace *tr, const char *name, double t0, MPI_Comm comm, long long sbytes, int to,
-                   long long rbytes, int from);
+void ar_trace_step(ar_trace *tr, const char *name, double t0, MPI_Comm comm, long long sbytes, int to, long long rbytes,
+                   int from);
 /* Device work on `bytes` bytes from t0 until now. */
 void ar_trace_work(ar_trace *tr, const char *name, double t0, long long bytes);
 /* A non-blocking send (send = 1) or receive of `bytes` to or from peer (a rank of comm)

@@ -24,7 +24,8 @@ long ar_select(const ar_params *p, ar_selector how, const void *x, size_t len, a
   const sa_compute *c = &p->compute;
   ar_charge(how == AR_SELECT_EXACT ? c->topk_a + c->topk_b * (double)len
                                    : c->mstopk_a + c->mstopk_b * (double)(len * ar_dtype_size(dt)));
-  ar_trace_work(p->trace, how == AR_SELECT_EXACT ? AR_EV_SELECT : AR_EV_MSTOPK, t0, (long long)(len * ar_dtype_size(dt)));
+  ar_trace_work(p->trace, how == AR_SELECT_EXACT ? AR_EV_SELECT : AR_EV_MSTOPK, t0,
+                (long long)(len * ar_dtype_size(dt)));
   return (long)n;
 }
 

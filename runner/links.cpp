@@ -33,11 +33,11 @@ struct Window {
   std::vector<simgrid::s4u::Link *> links;
   std::vector<runner_link> acc; /* one per link, in platform order */
   std::vector<runner_link> used;
-  std::vector<int> used_at;      /* index in links of each entry of used */
-  int nbins = 0;                 /* bins kept per link, 0: none */
-  std::vector<double> bins;      /* links x nbins, bytes */
-  double width = 0;              /* seconds per bin */
-  int active = 0;                /* ranks inside the allreduce */
+  std::vector<int> used_at; /* index in links of each entry of used */
+  int nbins = 0;            /* bins kept per link, 0: none */
+  std::vector<double> bins; /* links x nbins, bytes */
+  double width = 0;         /* seconds per bin */
+  int active = 0;           /* ranks inside the allreduce */
   double t0 = 0, t1 = 0;
 };
 

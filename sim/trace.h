@@ -19,11 +19,11 @@ typedef struct {
   FILE *f;
   const char *path;
   long long max_events; /* SIM_TRACE_MAX_EVENTS once opened */
-  long long events;    /* slices and instants written for ranks */
-  long long dropped;   /* steps the runner had no room for */
-  char left_out[256];  /* ranks left out, as a list */
+  long long events;     /* slices and instants written for ranks */
+  long long dropped;    /* steps the runner had no room for */
+  char left_out[256];   /* ranks left out, as a list */
   int nleft, last_left;
-  size_t range_at;     /* where the last range's end goes in left_out */
+  size_t range_at; /* where the last range's end goes in left_out */
   long long left_events;
   long long offset_ns; /* added to the current run's clock: the runs of --algo best follow one another */
   long long end_ns;    /* the latest time written */

@@ -61,7 +61,8 @@ START_TEST(ring_64M_loads_the_nics)
   const char *row = strstr(block, "\n#   node");
   char name[64];
   double rate_gbs, mb, busy_us, mean_pct, peak_pct;
-  ck_assert(row && sscanf(row, "\n#   %63s %lf %lf %lf %lf %lf", name, &rate_gbs, &mb, &busy_us, &mean_pct, &peak_pct) == 6);
+  ck_assert(row &&
+            sscanf(row, "\n#   %63s %lf %lf %lf %lf %lf", name, &rate_gbs, &mb, &busy_us, &mean_pct, &peak_pct) == 6);
   ck_assert(strstr(name, "-eth_") && fabs(rate_gbs - 2.9375) < 1e-3 && fabs(mb - B / 1e6) < 0.01);
   ck_assert(fabs(mean_pct - 100 * busbw / R) < 0.06 && fabs(peak_pct - 100) < 0.06);
   cli_result_free(&r);

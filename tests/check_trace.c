@@ -143,8 +143,9 @@ static void check_phases(const cJSON *trace, const cJSON *results, int ranks)
     {
       double want = ph->valuedouble * 1e6, got = latest[nth++] - before;
       before += got;
-      ck_assert_msg(fabs(got - want) <= 1e-3 * want + 3e-3, "%s at %g bytes: phase %s %.4f us in the trace, %.4f in the table",
-                    str(res, "algo"), cli_num(res, "bytes"), ph->string, got, want);
+      ck_assert_msg(fabs(got - want) <= 1e-3 * want + 3e-3,
+                    "%s at %g bytes: phase %s %.4f us in the trace, %.4f in the table", str(res, "algo"),
+                    cli_num(res, "bytes"), ph->string, got, want);
     }
     ck_assert_msg(fabs(before - cli_num(res, "time_s") * 1e6) <= 1e-3 * before, "phases %g us, time %g us", before,
                   cli_num(res, "time_s") * 1e6);
@@ -165,19 +166,23 @@ static double step_sum(const cJSON *trace, const char *name, int point, const ch
   return sum;
 }
 
-/* Runs args with --trace into a fresh directory; the result, and the trace in *trace. */
-static cli_result traced(const char *args, cJSON **trace)
+/* Runs args with --trace into a fresh directory: the result, and the trace, checked against
+ * the format and, when all `ranks` ranks are traced (not 0), against the table's phases. */
+static cJSON *traced(const char *args, int ranks, cli_result *r)
 {
   char dir[64], all[1024];
   ck_assert(cli_tmpdir(dir, "check_trace") == 0);
   snprintf(all, sizeof all, "%s --trace %s/t.json", args, dir);
-  cli_result r = cli_run(all, 1);
-  ck_assert_msg(r.status == 0, "%s: %s", all, r.err);
+  *r = cli_run(all, 1);
+  ck_assert_msg(r->status == 0, "%s: %s", all, r->err);
   snprintf(all, sizeof all, "%s/t.json", dir);
-  *trace = cli_load_json(all);
-  ck_assert_msg(*trace != NULL, "%s is not JSON", all);
+  cJSON *trace = cli_load_json(all);
+  ck_assert_msg(trace != NULL, "%s is not JSON", all);
   cli_rmtree(dir);
-  return r;
+  validate(trace, 'X');
+  if (ranks)
+    check_phases(trace, field(r->json, "results"), ranks);
+  return trace;
 }
 
 /* Dense algorithms on 12 ranks of 3 nodes, a point where the trees pipeline and one where
@@ -185,11 +190,11 @@ static cli_result traced(const char *args, cJSON **trace)
  * bytes together, and 2(p-1) steps make 2(p-1) n. */
 START_TEST(trace_of_dense_algorithms)
 {
-  cJSON *t;
-  cli_result r = traced("--platform tencent16 --nodes 3 --ranks-per-node 4 --algo all --sizes 4K,256K --segment 64K "
-                        "--mode sim", &t);
+  cli_result r;
+  cJSON *t = traced("--platform tencent16 --nodes 3 --ranks-per-node 4 --algo all --sizes 4K,256K --segment 64K "
+                    "--mode sim",
+                    12, &r);
   ck_assert(validate(t, 'X') > 0 && validate(t, 'C') > 0 && validate(t, 'i') > 0);
-  check_phases(t, field(r.json, "results"), 12);
   for (int k = 0; k < 2; k++) {
     double n = k ? 262144 : 4096;
     ck_assert_str_eq(str(cli_point(&r, k), "algo"), "ring");
@@ -209,11 +214,9 @@ END_TEST
 /* The top-k algorithms: their device work (selection, scatter-add) is there with its bytes. */
 START_TEST(trace_of_sparse_algorithms)
 {
-  cJSON *t;
-  cli_result r = traced("--platform tencent16 --nodes 3 --ranks-per-node 4 --algo topk,hitopk --size 256K --mode sim",
-                        &t);
-  validate(t, 'X');
-  check_phases(t, field(r.json, "results"), 12);
+  cli_result r;
+  cJSON *t =
+      traced("--platform tencent16 --nodes 3 --ranks-per-node 4 --algo topk,hitopk --size 256K --mode sim", 12, &r);
   int nwork = slices(t, "device", steps, MAXS), select = 0, mstopk = 0;
   for (int i = 0; i < nwork; i++) {
     select += !strcmp(str(steps[i], "name"), "topk-select");
@@ -230,13 +233,12 @@ END_TEST
 /* With --verify: every algorithm, real data, results checked, the trace as valid. */
 START_TEST(trace_with_verify)
 {
-  cJSON *t;
-  cli_result r = traced("--platform tencent16 --nodes 2 --ranks-per-node 3 --algo all,topk,hitopk --sizes 40,4K "
-                        "--segment 256 --verify", &t);
+  cli_result r;
+  cJSON *t = traced("--platform tencent16 --nodes 2 --ranks-per-node 3 --algo all,topk,hitopk --sizes 40,4K "
+                    "--segment 256 --verify",
+                    6, &r);
   const cJSON *p;
   cJSON_ArrayForEach(p, field(r.json, "results")) ck_assert(cJSON_IsTrue(field(p, "verified")));
-  validate(t, 'X');
-  check_phases(t, field(r.json, "results"), 6);
   cJSON_Delete(t);
   cli_result_free(&r);
 }
@@ -245,10 +247,9 @@ END_TEST
 /* --trace-ranks: those threads and no other. */
 START_TEST(trace_ranks_selects)
 {
-  cJSON *t;
-  cli_result r = traced("--platform tencent16 --nodes 2 --ranks-per-node 4 --algo ring --size 64K --trace-ranks 1,5-6",
-                        &t);
-  validate(t, 'X');
+  cli_result r;
+  cJSON *t =
+      traced("--platform tencent16 --nodes 2 --ranks-per-node 4 --algo ring --size 64K --trace-ranks 1,5-6", 0, &r);
   const cJSON *e;
   int names = 0;
   cJSON_ArrayForEach(e, field(t, "traceEvents"))
@@ -287,7 +288,8 @@ START_TEST(trace_cap_leaves_out_whole_ranks)
     snprintf(name, sizeof name, "rank%d.txt", i);
     write_file(tdir, name, rank);
   }
-  write_file(tdir, "links.txt", "window 0 0x0p+0 0x1p-10\nlink 0x1p+30 0x0p+0 0x1p-11 2 a \"quoted\" link\nbins 0x1p+8 0x0p+0\n");
+  write_file(tdir, "links.txt",
+             "window 0 0x0p+0 0x1p-10\nlink 0x1p+30 0x0p+0 0x1p-11 2 a \"quoted\" link\nbins 0x1p+8 0x0p+0\n");
   sim_platform pf = {0};
   sim_host hosts[4] = {{"n0-g0", 0, 0}, {"n0-g1", 0, 1}, {"n1-g0", 1, 0}, {"n1-g1", 1, 1}};
   int first[2] = {0, 2}, size[2] = {2, 2};
