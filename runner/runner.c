@@ -185,10 +185,13 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
     times = NULL;
     collect_phases(&ph, rank, pt);
     pt->k = ph.selected;
-    if (cfg->links && rank == 0 && (collect_links(pt) != 0 || (cfg->trace_dir && runner_trace_links(cfg, index))))
-      pt->rc = SA_EIO;
-    if (tr && runner_trace_rank(cfg, rank, index, pt, &ph, start, start + mine[0], tr) != 0)
-      pt->rc = SA_EIO;
+    int wrc = cfg->links && rank == 0 ? collect_links(pt) : 0;
+    if (wrc == 0 && cfg->links && rank == 0 && cfg->trace_dir)
+      wrc = runner_trace_links(cfg, index);
+    if (wrc == 0 && tr)
+      wrc = runner_trace_rank(cfg, rank, index, pt, &ph, start, start + mine[0], tr);
+    if (wrc)
+      pt->rc = wrc;
     if (cfg->verify) {
       pt->max_err = check_result(cfg, algo, &pat, recv, count, rank, size, pt);
       pt->verified = pt->max_err == 0.0;
@@ -227,9 +230,11 @@ int main(int argc, char **argv)
     goto out;
   }
 #ifdef AR_SMPI
+  /* the other ranks are on their way into collectives: stop them all (agreeing on it by
+   * a message would add simulated time to every run that succeeds) */
   if (cfg.links && rank == 0 && runner_links_init(cfg.trace_dir ? RUNNER_LINK_BINS : 0) != 0) {
-    status = 1;
-    goto out;
+    fprintf(stderr, "ar_runner: out of memory for the links' accounting\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
   }
 #endif
   ar_layout layout;

@@ -72,7 +72,7 @@ void sim_cli_usage(FILE *f)
         "                       mean and peak utilization; every link used in the JSON\n"
         "  --trace FILE.json    a timeline of every rank and the busiest links' throughput, in the\n"
         "                       Chrome trace-event format (open it in https://ui.perfetto.dev)\n"
-        "  --trace-ranks LIST   the ranks the trace shows, e.g. 0-7,64 (default all)\n"
+        "  --trace-ranks LIST   the ranks the trace shows, e.g. 0-7,64 (default all, or the first 128)\n"
         "\n"
         "Output columns follow nccl-tests: algbw = size/time, busbw = algbw * 2(n-1)/n.\n"
         "Exit status: 0 ok, 1 simulation failed or did not verify, 2 bad input.\n",

@@ -283,12 +283,18 @@ int main(int argc, char **argv)
     return bad_input(err);
   }
   int flags = o.mode != SIM_MODE_SIM || o.best ? SIM_LOAD_NET : 0;
-  if (sim_platform_load_ex(path, flags, &pf, err, sizeof err) != 0 || sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 ||
-      check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0 ||
+  int ranks_known = sim_platform_load_ex(path, flags, &pf, err, sizeof err) == 0 &&
+                    sim_layout(&pf, &nodes, &rpn, err, sizeof err) == 0;
+  if (ranks_known && o.trace_path && !o.trace_ranks && nodes * rpn > SIM_TRACE_DEFAULT_RANKS)
+    o.trace_ranks = sim_trace_default_ranks; /* a large run records a readable share */
+  if (!ranks_known || check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0 ||
       (o.trace_ranks && rank_list_check(o.trace_ranks, nodes * rpn, err, sizeof err) != 0))
     bad_input(err);
   else
     status = run(&o, bindir, &pf, nodes, rpn);
+  if (status == 0 && o.trace_ranks == sim_trace_default_ranks)
+    fprintf(stderr, "simallreduce: the trace shows ranks %s of %d (the first %d unless --trace-ranks says otherwise)\n",
+            o.trace_ranks, nodes * rpn, SIM_TRACE_DEFAULT_RANKS);
   free(path);
   sim_platform_free(&pf);
   sim_cli_free(&o);

@@ -20,6 +20,8 @@
 #include "lib/textfile.h"
 #include "runner_cmd.h"
 
+const char sim_trace_default_ranks[] = "0-127"; /* 0 .. SIM_TRACE_DEFAULT_RANKS - 1 */
+
 /* Seconds on a run's clock as nanoseconds on the trace's. */
 static long long ns(const sim_trace *t, double s) { return llround(s * 1e9) + t->offset_ns; }
 

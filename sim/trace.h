@@ -14,6 +14,10 @@
 
 /* Rank steps a trace holds at most: whole ranks past it are left out (and named). */
 #define SIM_TRACE_MAX_EVENTS 500000
+/* Without --trace-ranks a run of more ranks traces the first ones (SIM_TRACE_DEFAULT_RANKS
+ * of them, as the list sim_trace_default_ranks), and says so. */
+#define SIM_TRACE_DEFAULT_RANKS 128
+extern const char sim_trace_default_ranks[];
 
 typedef struct {
   FILE *f;

@@ -264,6 +264,21 @@ START_TEST(trace_ranks_selects)
 }
 END_TEST
 
+/* Without --trace-ranks, a run of more than 128 ranks traces the first 128, and says so. */
+START_TEST(trace_of_many_ranks_shows_the_first_128)
+{
+  cli_result r;
+  cJSON *t = traced("--platform mn1 --nodes 17 --algo ring --size 1K --mode sim", 0, &r);
+  const cJSON *e;
+  int names = 0;
+  cJSON_ArrayForEach(e, field(t, "traceEvents")) names += !strcmp(str(e, "name"), "thread_name");
+  ck_assert_int_eq(names, 128);
+  ck_assert_msg(strstr(r.err, "the trace shows ranks 0-127 of 136") != NULL, "%s", r.err);
+  cJSON_Delete(t);
+  cli_result_free(&r);
+}
+END_TEST
+
 static void write_file(const char *dir, const char *name, const char *text)
 {
   char path[256];
@@ -336,6 +351,7 @@ int main(void)
 {
   Suite *s = suite_create("trace");
   CHECK_CASE(s, "trace", 300, trace_of_dense_algorithms, trace_of_sparse_algorithms, trace_with_verify,
-             trace_ranks_selects, trace_cap_leaves_out_whole_ranks, rank_lists);
+             trace_ranks_selects, trace_of_many_ranks_shows_the_first_128, trace_cap_leaves_out_whole_ranks,
+             rank_lists);
   return check_run(s);
 }
