@@ -18,10 +18,14 @@
 
 CC       ?= cc
 SMPICC   ?= smpicc
+SMPICXX  ?= smpicxx
 MPICC    ?= mpicc
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN)
+# the one C++ file, the runner's link accounting (runner/links.cpp: SimGrid's C++ interface)
+CXXFLAGS ?= -O2 -g
+CXXFLAGS += -std=c++17 -Wall -Wextra -Werror -Wshadow -Wmissing-declarations
 # every include names its directory from the top ("lib/platform.h"), or none in its own
 CPPFLAGS += -I. -MMD -MP
 PKGS     := simgrid libcjson gsl libcrypto
@@ -58,7 +62,8 @@ CAL_PP_SRC := calib/pingpong.c calib/pingpong_opts.c calib/measured.c calib/meas
 	      calib/stats.c lib/textfile.c lib/sizes.c
 CAL_SRC    := $(filter-out calib/pingpong.c calib/pingpong_opts.c calib/main.c,$(wildcard calib/*.c))
 # The parts of algos/ and runner/ that need no MPI, for the driver, simcalib and the tests.
-PURE_SRC   := algos/ar_dtype.c algos/topk_select.c algos/tree_shape.c runner/ar_verify.c runner/sparse_ref.c
+PURE_SRC   := algos/ar_dtype.c algos/topk_select.c algos/tree_shape.c runner/ar_verify.c runner/sparse_ref.c \
+	      runner/rank_list.c
 
 obj = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
 A_COMMON := $(B)/libcommon.a
@@ -142,11 +147,12 @@ $(BIN)/simcalib: $(B)/o/calib/main.o $(LAYERS)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # The runner: algorithms and runner built with smpicc (AR_SMPI: charges device time) to
-# simulate, with mpicc to measure; the same source.
+# simulate, with mpicc to measure; the same source. The simulated one also accounts the
+# links' traffic (runner/links.cpp, built with smpicxx).
 RUN_SRC := $(ALGO_SRC) $(RUNNER_SRC) $(COMMON_SRC)
-$(BIN)/ar_runner: $(call obj,smpi,$(RUN_SRC))
+$(BIN)/ar_runner: $(call obj,smpi,$(RUN_SRC)) $(B)/smpi/runner/links.o
 	@mkdir -p $(@D)
-	$(SMPICC) $(CFLAGS) -o $@ $^ $(MPI_LIBS)
+	$(SMPICXX) $(CXXFLAGS) -o $@ $^ $(MPI_LIBS)
 
 $(BIN)/ar_runner_mpi: $(call obj,mpi,$(RUN_SRC))
 	@mkdir -p $(@D)
@@ -163,6 +169,10 @@ $(BIN)/simcalib_pp_smpi: $(call obj,calsmpi,$(CAL_PP_SRC) $(COMMON_SRC))
 $(B)/smpi/%.o: %.c
 	@mkdir -p $(@D)
 	$(SMPICC) $(CPPFLAGS) $(CFLAGS) -DAR_SMPI -c -o $@ $<
+
+$(B)/smpi/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(SMPICXX) $(CPPFLAGS) $(CXXFLAGS) -DAR_SMPI -c -o $@ $<
 
 $(B)/calsmpi/%.o: %.c
 	@mkdir -p $(@D)

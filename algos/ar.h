@@ -12,6 +12,7 @@
 #include "ar_parts.h"
 #include "ar_layout.h"
 #include "ar_phase.h"
+#include "ar_trace.h"
 
 /* Everything an algorithm may need beyond MPI_Allreduce's arguments. */
 typedef struct {
@@ -23,6 +24,7 @@ typedef struct {
   int real_data;        /* 1: buffers hold real values to move and reduce */
   sa_compute compute; /* device work, charged from the host's properties */
   ar_phases *phases;       /* where phase boundaries are recorded; may be NULL */
+  ar_trace *trace;         /* where the helpers record each step (ar_trace.h); may be NULL */
   const ar_layout *layout; /* node communicators and ring orders; may be NULL */
 } ar_params;
 
@@ -62,6 +64,9 @@ void ar_reduce(const ar_params *p, void *dst, const void *a, const void *b, size
 void ar_copy(const ar_params *p, void *dst, const void *src, size_t n, ar_dtype dt);
 /* Charge seconds of device work to the simulated clock (nothing in a real run). */
 void ar_charge(double seconds);
+/* The device time of one pass over n elements that writes them, as a memset does (half a
+ * copy's bytes), charged and recorded as step `what`. */
+void ar_charge_pass(const ar_params *p, const char *what, size_t n, ar_dtype dt);
 
 /* Element [i] of a buffer, as a byte pointer (ar_cat for const buffers). */
 static inline void *ar_at(void *buf, size_t i, ar_dtype dt) { return (char *)buf + i * ar_dtype_size(dt); }
@@ -74,8 +79,18 @@ static inline const void *ar_cat(const void *buf, size_t i, ar_dtype dt)
  * reduces it, the algorithms do). */
 MPI_Datatype ar_mpi_type(ar_dtype dt);
 
-/* MPI_Sendrecv of element counts, checked against INT_MAX; SA_EMPI or SA_EINVAL on failure. */
+/* Point-to-point calls of element counts, checked against INT_MAX (SA_EINVAL), MPI errors
+ * turned into SA_EMPI, each recorded in p->trace: the same MPI calls an algorithm would
+ * make itself, so use these rather than MPI's. */
 int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
-                MPI_Comm comm);
+                MPI_Comm comm, const ar_params *p);
+int ar_send(const void *buf, size_t count, ar_dtype dt, int dest, int tag, MPI_Comm comm, const ar_params *p);
+int ar_recv(void *buf, size_t count, ar_dtype dt, int src, int tag, MPI_Comm comm, const ar_params *p);
+int ar_isend(const void *buf, size_t count, ar_dtype dt, int dest, int tag, MPI_Comm comm, const ar_params *p,
+             MPI_Request *req);
+int ar_irecv(void *buf, size_t count, ar_dtype dt, int src, int tag, MPI_Comm comm, const ar_params *p,
+             MPI_Request *req);
+/* MPI_Waitall, recorded as a wait. */
+int ar_waitall(int n, MPI_Request *req, const ar_params *p);
 
 #endif

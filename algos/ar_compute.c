@@ -25,18 +25,31 @@ void ar_reduce(const ar_params *p, void *dst, const void *a, const void *b, size
 {
   if (n == 0)
     return;
+  double t0 = ar_trace_start(p->trace);
   if (p->real_data)
     ar_sum_host(dst, a, b, n, dt);
   if (p->compute.reduce_bw > 0)
     ar_charge(p->compute.reduce_lat + (double)(n * ar_dtype_size(dt)) / p->compute.reduce_bw);
+  ar_trace_work(p->trace, AR_EV_REDUCE, t0, (long long)(n * ar_dtype_size(dt)));
 }
 
 void ar_copy(const ar_params *p, void *dst, const void *src, size_t n, ar_dtype dt)
 {
   if (n == 0 || dst == src)
     return;
+  double t0 = ar_trace_start(p->trace);
   if (p->real_data)
     memmove(dst, src, n * ar_dtype_size(dt));
   if (p->compute.copy_bw > 0)
     ar_charge((double)(n * ar_dtype_size(dt)) / p->compute.copy_bw);
+  ar_trace_work(p->trace, AR_EV_COPY, t0, (long long)(n * ar_dtype_size(dt)));
+}
+
+void ar_charge_pass(const ar_params *p, const char *what, size_t n, ar_dtype dt)
+{
+  if (n == 0 || !(p->compute.copy_bw > 0))
+    return;
+  double t0 = ar_trace_start(p->trace);
+  ar_charge((double)(n * ar_dtype_size(dt)) / (2 * p->compute.copy_bw));
+  ar_trace_work(p->trace, what, t0, (long long)(n * ar_dtype_size(dt)));
 }

@@ -60,8 +60,7 @@ static size_t make_union(const ar_params *p, hitopk_bufs *b, size_t shard, size_
   ar_zero(p, b->acc, shard, dt);
   ar_scatter_add(p, b->acc, b->allv, b->alli, pairs, dt);
   /* compacting the touched indices reads the shard once more */
-  if (p->compute.copy_bw > 0)
-    ar_charge((double)(shard * ar_dtype_size(dt)) / (2 * p->compute.copy_bw));
+  ar_charge_pass(p, AR_EV_COMPACT, shard, dt);
   if (!p->real_data) {
     double u = (double)k * (1.0 + (m - 1) * (1.0 - p->overlap));
     size_t n = (size_t)(u + 0.5);
@@ -148,7 +147,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
       at[i] = (size_t)i;
     }
     sizes[l] = (uint32_t)u;
-    rc = ar_ring_allgatherv(sizes, one, at, AR_I32, node);
+    rc = ar_ring_allgatherv(sizes, one, at, AR_I32, node, p);
   }
   for (int i = 0; i < n && rc == 0; i++) {
     b.counts[i] = p->real_data ? sizes[i] : u; /* timing mode: every union has the same size */
@@ -159,9 +158,9 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
     memmove(b.uidx + b.displs[l], b.uidx, p->real_data ? u * 4 : 0);
   }
   if (rc == 0)
-    rc = ar_ring_allgatherv(b.uval, b.counts, b.displs, dt, node);
+    rc = ar_ring_allgatherv(b.uval, b.counts, b.displs, dt, node, p);
   if (rc == 0)
-    rc = ar_ring_allgatherv(b.uidx, b.counts, b.displs, AR_I32, node);
+    rc = ar_ring_allgatherv(b.uidx, b.counts, b.displs, AR_I32, node, p);
   if (rc == 0) {
     ar_zero(p, recvbuf, count, dt);
     for (int i = 0; i < n; i++) {

@@ -52,7 +52,10 @@ int ar_mpi(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
       return SA_EMPI;
     own_op = 1;
   }
+  double t0 = ar_trace_start(p->trace);
   int rc = MPI_Allreduce(sendbuf, recvbuf, (int)count, ar_mpi_type(dt), op, comm);
+  long long bytes = (long long)(count * ar_dtype_size(dt));
+  ar_trace_step(p->trace, AR_EV_COLLECTIVE, t0, comm, bytes, -1, bytes, -1);
   ar_phase_end(p->phases, AR_PH_ALLREDUCE);
   if (own_op)
     MPI_Op_free(&op);

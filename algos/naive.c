@@ -22,14 +22,11 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
     return rc;
   if (count > INT_MAX)
     return SA_EINVAL;
-  MPI_Datatype t = ar_mpi_type(dt);
-  int n = (int)count;
   if (rank != 0) {
-    if (MPI_Send(sendbuf, n, t, 0, 0, comm) != MPI_SUCCESS)
-      rc = SA_EMPI;
+    rc = ar_send(sendbuf, count, dt, 0, 0, comm, p);
     ar_phase_end(p->phases, AR_PH_GATHER_REDUCE);
-    if (rc == 0 && MPI_Recv(recvbuf, n, t, 0, 1, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-      rc = SA_EMPI;
+    if (rc == 0)
+      rc = ar_recv(recvbuf, count, dt, 0, 1, comm, p);
     ar_phase_end(p->phases, AR_PH_BCAST);
     return rc;
   }
@@ -39,13 +36,10 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
   rc = tmp && req ? 0 : SA_ENOMEM;
   for (int i = 1; i < size && rc == 0; i++) {
     tmp[i] = ar_alloc(p, count * ar_dtype_size(dt));
-    if (!tmp[i])
-      rc = SA_ENOMEM;
-    else if (MPI_Irecv(tmp[i], n, t, i, 0, comm, &req[i - 1]) != MPI_SUCCESS)
-      rc = SA_EMPI;
+    rc = tmp[i] ? ar_irecv(tmp[i], count, dt, i, 0, comm, p, &req[i - 1]) : SA_ENOMEM;
   }
-  if (rc == 0 && size > 1 && MPI_Waitall(size - 1, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-    rc = SA_EMPI;
+  if (rc == 0 && size > 1)
+    rc = ar_waitall(size - 1, req, p);
   if (rc == 0)
     ar_copy(p, recvbuf, sendbuf, count, dt);
   for (int i = 1; i < size && rc == 0; i++)
@@ -53,10 +47,9 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
   ar_phase_end(p->phases, AR_PH_GATHER_REDUCE);
 
   for (int i = 1; i < size && rc == 0; i++)
-    if (MPI_Isend(recvbuf, n, t, i, 1, comm, &req[i - 1]) != MPI_SUCCESS)
-      rc = SA_EMPI;
-  if (rc == 0 && size > 1 && MPI_Waitall(size - 1, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-    rc = SA_EMPI;
+    rc = ar_isend(recvbuf, count, dt, i, 1, comm, p, &req[i - 1]);
+  if (rc == 0 && size > 1)
+    rc = ar_waitall(size - 1, req, p);
   ar_phase_end(p->phases, AR_PH_BCAST);
   for (int i = 1; tmp && i < size; i++)
     ar_free(p, tmp[i]);

@@ -44,10 +44,10 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
 
   if (rank < 2 * r) {
     if (rank % 2 == 0) {
-      rc = ar_sendrecv(recvbuf, count, rank + 1, NULL, 0, MPI_PROC_NULL, dt, comm);
+      rc = ar_sendrecv(recvbuf, count, rank + 1, NULL, 0, MPI_PROC_NULL, dt, comm, p);
       v = -1;
     } else {
-      rc = ar_sendrecv(NULL, 0, MPI_PROC_NULL, tmp, count, rank - 1, dt, comm);
+      rc = ar_sendrecv(NULL, 0, MPI_PROC_NULL, tmp, count, rank - 1, dt, comm, p);
       if (rc == 0)
         ar_reduce(p, recvbuf, recvbuf, tmp, count, dt);
       v = rank / 2;
@@ -65,7 +65,7 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
     size_t koff = boff(count, P, klo), klen = boff(count, P, khi) - koff;
     size_t goff = boff(count, P, glo), glen = boff(count, P, ghi) - goff;
     int partner = real_rank(v ^ dist, r);
-    rc = ar_sendrecv(ar_cat(recvbuf, goff, dt), glen, partner, tmp, klen, partner, dt, comm);
+    rc = ar_sendrecv(ar_cat(recvbuf, goff, dt), glen, partner, tmp, klen, partner, dt, comm, p);
     if (rc == 0)
       ar_reduce(p, ar_at(recvbuf, koff, dt), ar_cat(recvbuf, koff, dt), tmp, klen, dt);
     lo = klo;
@@ -79,7 +79,8 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
     size_t moff = boff(count, P, lo), mlen = boff(count, P, hi) - moff;
     size_t ooff = boff(count, P, olo), olen = boff(count, P, ohi) - ooff;
     int partner = real_rank(v ^ dist, r);
-    rc = ar_sendrecv(ar_cat(recvbuf, moff, dt), mlen, partner, ar_at(recvbuf, ooff, dt), olen, partner, dt, comm);
+    rc = ar_sendrecv(ar_cat(recvbuf, moff, dt), mlen, partner, ar_at(recvbuf, ooff, dt), olen, partner, dt, comm,
+                     p);
     lo = upper ? olo : lo;
     hi = upper ? hi : ohi;
   }
@@ -87,9 +88,9 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
 
   if (rank < 2 * r && rc == 0) {
     if (rank % 2)
-      rc = ar_sendrecv(recvbuf, count, rank - 1, NULL, 0, MPI_PROC_NULL, dt, comm);
+      rc = ar_sendrecv(recvbuf, count, rank - 1, NULL, 0, MPI_PROC_NULL, dt, comm, p);
     else
-      rc = ar_sendrecv(NULL, 0, MPI_PROC_NULL, recvbuf, count, rank + 1, dt, comm);
+      rc = ar_sendrecv(NULL, 0, MPI_PROC_NULL, recvbuf, count, rank + 1, dt, comm, p);
   }
   if (r > 0)
     ar_phase_end(p->phases, AR_PH_POST);

@@ -26,8 +26,8 @@ size_t ar_ring_chunk_len(const ar_ring_spec *r, int c) { return ar_part_len(r->l
  * A single ring makes one MPI_Sendrecv: the same two messages, but under SMPI every MPI
  * call reads the thread's CPU clock twice (a system call), and three calls a step cost a
  * third of a 128-rank ring's wall time. */
-static int step(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm, const ar_ring_spec *rings, int nrings,
-                const int *sc, const int *rc, MPI_Request *req)
+static int exchange(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm, const ar_ring_spec *rings,
+                    int nrings, const int *sc, const int *rc, MPI_Request *req)
 {
   MPI_Datatype t = ar_mpi_type(dt);
   for (int k = 0; k < nrings; k++) {
@@ -45,6 +45,24 @@ static int step(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm,
       return SA_EMPI;
   }
   return MPI_Waitall(2 * nrings, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : SA_EMPI;
+}
+
+/* The exchange, recorded as one step with every ring's bytes (and its peers for one ring). */
+static int step(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p,
+                const ar_ring_spec *rings, int nrings, const int *sc, const int *rc, MPI_Request *req)
+{
+  double t0 = ar_trace_start(p->trace);
+  int status = exchange(sbuf, rbuf, dt, comm, rings, nrings, sc, rc, req);
+  if (p->trace) {
+    long long sent = 0, got = 0;
+    for (int k = 0; k < nrings; k++) {
+      sent += (long long)(ar_ring_chunk_len(&rings[k], sc[k]) * ar_dtype_size(dt));
+      got += (long long)(ar_ring_chunk_len(&rings[k], rc[k]) * ar_dtype_size(dt));
+    }
+    ar_trace_step(p->trace, AR_EV_SENDRECV, t0, comm, sent, nrings == 1 ? rings[0].next : -1, got,
+                  nrings == 1 ? rings[0].prev : -1);
+  }
+  return status;
 }
 
 /* Scratch for the rings' steps: one block of nrings request pairs, chunk indices and buffers. */
@@ -89,7 +107,7 @@ int ar_ring_reduce_scatter(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_
       s.rc[k] = rings[k].pos - i - 1;
     }
     /* step 0 sends straight from sendbuf, later steps forward what was just summed */
-    rc = step(i == 0 ? sendbuf : recvbuf, s.rbuf, dt, comm, rings, nrings, s.sc, s.rc, s.req);
+    rc = step(i == 0 ? sendbuf : recvbuf, s.rbuf, dt, comm, p, rings, nrings, s.sc, s.rc, s.req);
     for (int k = 0; k < nrings && rc == 0; k++) {
       size_t off = ar_ring_chunk_off(&rings[k], s.rc[k]);
       ar_reduce(p, ar_at(recvbuf, off, dt), ar_cat(sendbuf, off, dt), s.rbuf[k], ar_ring_chunk_len(&rings[k], s.rc[k]),
@@ -110,19 +128,20 @@ int ar_ring_allgather(void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params
       s.rc[k] = rings[k].pos - i;
       s.rbuf[k] = ar_at(recvbuf, ar_ring_chunk_off(&rings[k], s.rc[k]), dt);
     }
-    rc = step(recvbuf, s.rbuf, dt, comm, rings, nrings, s.sc, s.rc, s.req);
+    rc = step(recvbuf, s.rbuf, dt, comm, p, rings, nrings, s.sc, s.rc, s.req);
   }
   state_free(&s, p, 0);
   return rc;
 }
 
-int ar_ring_allgatherv(void *buf, const size_t *counts, const size_t *displs, ar_dtype dt, MPI_Comm comm)
+int ar_ring_allgatherv(void *buf, const size_t *counts, const size_t *displs, ar_dtype dt, MPI_Comm comm,
+                       const ar_params *p)
 {
   int rank, size, rc = ar_ranks(comm, &rank, &size);
   for (int i = 0; i < size - 1 && rc == 0; i++) {
     int s = mod(rank - i, size), r = mod(rank - i - 1, size);
     rc = ar_sendrecv(ar_cat(buf, displs[s], dt), counts[s], mod(rank + 1, size), ar_at(buf, displs[r], dt), counts[r],
-                     mod(rank - 1, size), dt, comm);
+                     mod(rank - 1, size), dt, comm, p);
   }
   return rc;
 }

@@ -35,6 +35,7 @@ int ar_ring_allgather(void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params
 /* Allgather of blocks of different sizes around the ring of comm in rank order: rank r
  * owns block r, of counts[r] elements at offset displs[r] of buf; afterwards every rank
  * holds every block. */
-int ar_ring_allgatherv(void *buf, const size_t *counts, const size_t *displs, ar_dtype dt, MPI_Comm comm);
+int ar_ring_allgatherv(void *buf, const size_t *counts, const size_t *displs, ar_dtype dt, MPI_Comm comm,
+                       const ar_params *p);
 
 #endif

@@ -11,6 +11,7 @@ long ar_select(const ar_params *p, ar_selector how, const void *x, size_t len, a
   size_t n = k < len ? k : len;
   if (n == 0)
     return 0;
+  double t0 = ar_trace_start(p->trace);
   if (p->real_data) {
     n = how == AR_SELECT_EXACT ? ar_topk_exact(x, len, dt, k, idx)
                                : ar_mstopk(x, len, dt, k, AR_MSTOPK_SAMPLINGS, seed, idx, NULL);
@@ -23,6 +24,8 @@ long ar_select(const ar_params *p, ar_selector how, const void *x, size_t len, a
   const sa_compute *c = &p->compute;
   ar_charge(how == AR_SELECT_EXACT ? c->topk_a + c->topk_b * (double)len
                                    : c->mstopk_a + c->mstopk_b * (double)(len * ar_dtype_size(dt)));
+  ar_trace_work(p->trace, how == AR_SELECT_EXACT ? AR_EV_SELECT : AR_EV_MSTOPK, t0,
+                (long long)(len * ar_dtype_size(dt)));
   return (long)n;
 }
 
@@ -30,9 +33,11 @@ void ar_scatter_add(const ar_params *p, void *dst, const void *vals, const uint3
 {
   if (n == 0)
     return;
+  double t0 = ar_trace_start(p->trace);
   if (p->real_data)
     ar_scatter_add_host(dst, vals, idx, n, dt);
   ar_charge(p->compute.scatter_a + p->compute.scatter_b * (double)n);
+  ar_trace_work(p->trace, AR_EV_SCATTER_ADD, t0, (long long)(n * (ar_dtype_size(dt) + sizeof *idx)));
 }
 
 void ar_zero(const ar_params *p, void *dst, size_t n, ar_dtype dt)
@@ -41,9 +46,7 @@ void ar_zero(const ar_params *p, void *dst, size_t n, ar_dtype dt)
     return;
   if (p->real_data)
     memset(dst, 0, n * ar_dtype_size(dt));
-  /* a memset moves half the bytes of a copy of the same size */
-  if (p->compute.copy_bw > 0)
-    ar_charge((double)(n * ar_dtype_size(dt)) / (2 * p->compute.copy_bw));
+  ar_charge_pass(p, AR_EV_ZERO, n, dt);
 }
 
 int ar_allgather_pairs(const ar_params *p, MPI_Comm comm, const void *vals, const uint32_t *idx, size_t k,

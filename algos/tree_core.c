@@ -7,7 +7,6 @@
  * consecutive segments do not split a link's bandwidth between them. */
 #include "tree_core.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 #define SLOTS 2 /* receives kept posted per stream */
@@ -31,13 +30,10 @@ static size_t seg_len(const tree_state *s, int k)
   return start + s->seg <= s->t->len ? s->seg : s->t->len - start;
 }
 
-static int post(void *buf, size_t n, ar_dtype dt, int peer, int tag, MPI_Comm comm, MPI_Request *r, int recv)
+static int post(void *buf, size_t n, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p, MPI_Request *r,
+                int recv)
 {
-  if (n > INT_MAX)
-    return SA_EINVAL;
-  int rc = recv ? MPI_Irecv(buf, (int)n, ar_mpi_type(dt), peer, tag, comm, r)
-                : MPI_Isend(buf, (int)n, ar_mpi_type(dt), peer, tag, comm, r);
-  return rc == MPI_SUCCESS ? 0 : SA_EMPI;
+  return recv ? ar_irecv(buf, n, dt, peer, tag, comm, p, r) : ar_isend(buf, n, dt, peer, tag, comm, p, r);
 }
 
 typedef struct {
@@ -45,9 +41,9 @@ typedef struct {
   int n;
 } send_list;
 
-static int wait_sends(send_list *l)
+static int wait_sends(send_list *l, const ar_params *p)
 {
-  int rc = l->n && MPI_Waitall(l->n, l->req, MPI_STATUSES_IGNORE) != MPI_SUCCESS ? SA_EMPI : 0;
+  int rc = l->n ? ar_waitall(l->n, l->req, p) : 0;
   l->n = 0;
   return rc;
 }
@@ -64,7 +60,7 @@ static void *slot_buf(tree_state *s, int bcast, int c, int k, void *recvbuf, ar_
 
 /* Posts the next receive of stream c when the previous one has arrived and the buffer it
  * would reuse has been processed. */
-static int try_post(tree_state *s, int bcast, int c, void *recvbuf, ar_dtype dt, MPI_Comm comm)
+static int try_post(tree_state *s, int bcast, int c, void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int k = s->posted[c];
   if (k >= s->nseg || (k > 0 && !s->done[c * SLOTS + (k - 1) % SLOTS]) || k - SLOTS >= s->next)
@@ -73,7 +69,19 @@ static int try_post(tree_state *s, int bcast, int c, void *recvbuf, ar_dtype dt,
   s->done[i] = 0;
   s->posted[c]++;
   return post(slot_buf(s, bcast, c, k, recvbuf, dt), seg_len(s, k), dt, stream_peer(s, bcast, c), s->tag + bcast,
-              comm, &s->rreq[i], 1);
+              comm, p, &s->rreq[i], 1);
+}
+
+/* The wait since t0 that ended with receive slot i of a tree: the segment it held is the last
+ * one posted to that slot. */
+static void trace_arrival(const tree_state *s, int bcast, int i, double t0, ar_dtype dt, MPI_Comm comm,
+                          const ar_params *p)
+{
+  if (!p->trace)
+    return;
+  int c = i / SLOTS, last = s->posted[c] - 1, k = last - ((last - i % SLOTS) % SLOTS + SLOTS) % SLOTS;
+  ar_trace_step(p->trace, AR_EV_WAIT, t0, comm, -1, -1, (long long)(seg_len(s, k) * ar_dtype_size(dt)),
+                stream_peer(s, bcast, c));
 }
 
 /* Segment k of a tree has all its input: sum and send up, or pass down. */
@@ -85,7 +93,7 @@ static int process(tree_state *s, int bcast, int k, const void *sendbuf, void *r
   int rc = 0;
   if (bcast) {
     for (int c = 0; c < n->nchild && rc == 0; c++)
-      rc = post(ar_at(recvbuf, off, dt), len, dt, n->child[c], s->tag + 1, comm, &sends->req[sends->n++], 0);
+      rc = post(ar_at(recvbuf, off, dt), len, dt, n->child[c], s->tag + 1, comm, p, &sends->req[sends->n++], 0);
     return rc;
   }
   const void *mine = ar_cat(sendbuf, off, dt);
@@ -94,7 +102,7 @@ static int process(tree_state *s, int bcast, int k, const void *sendbuf, void *r
     mine = ar_cat(recvbuf, off, dt);
   }
   if (n->parent >= 0)
-    rc = post((void *)mine, len, dt, n->parent, s->tag, comm, &sends->req[sends->n++], 0);
+    rc = post((void *)mine, len, dt, n->parent, s->tag, comm, p, &sends->req[sends->n++], 0);
   else if (n->nchild == 0) /* a tree of one rank */
     ar_copy(p, ar_at(recvbuf, off, dt), ar_cat(sendbuf, off, dt), len, dt);
   return rc;
@@ -111,7 +119,7 @@ static int run_phase(tree_state *st, int nparts, int bcast, const void *sendbuf,
     st[t].next = 0;
     for (int c = 0; c < nstreams(&st[t], bcast) && rc == 0; c++) {
       st[t].posted[c] = 0;
-      rc = try_post(&st[t], bcast, c, recvbuf, dt, comm);
+      rc = try_post(&st[t], bcast, c, recvbuf, dt, comm, p);
     }
   }
   for (int progress = 1; rc == 0 && progress;) {
@@ -127,23 +135,25 @@ static int run_phase(tree_state *st, int nparts, int bcast, const void *sendbuf,
         rc = process(s, bcast, k, sendbuf, recvbuf, dt, comm, p, sends);
         s->next++;
         for (int c = 0; c < nstreams(s, bcast) && rc == 0; c++)
-          rc = try_post(s, bcast, c, recvbuf, dt, comm);
+          rc = try_post(s, bcast, c, recvbuf, dt, comm, p);
         progress = 1;
       }
     }
     if (rc == 0 && !progress) { /* nothing ready: wait for any receive of any tree */
       int idx;
+      double t0 = ar_trace_start(p->trace);
       if (MPI_Waitany(nall, all, &idx, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         rc = SA_EMPI;
       else if (idx != MPI_UNDEFINED) {
         int t = idx / (3 * SLOTS);
         st[t].done[idx % (3 * SLOTS)] = 1;
-        rc = try_post(&st[t], bcast, idx % (3 * SLOTS) / SLOTS, recvbuf, dt, comm);
+        trace_arrival(&st[t], bcast, idx % (3 * SLOTS), t0, dt, comm, p);
+        rc = try_post(&st[t], bcast, idx % (3 * SLOTS) / SLOTS, recvbuf, dt, comm, p);
         progress = 1;
       }
     }
   }
-  return rc ? rc : wait_sends(sends);
+  return rc ? rc : wait_sends(sends, p);
 }
 
 int ar_tree_allreduce(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p,

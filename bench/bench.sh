@@ -82,13 +82,23 @@ echo "$points $(median <"$TMP/model.w")" | awk '{ printf "model_points_per_s %.0
 
 : >"$TMP/mission.w"
 : >"$TMP/all.w"
+: >"$TMP/links.r"
+: >"$TMP/trace.r"
 i=0
 while [ "$i" -lt "$REPS" ]; do
-  run mission --platform tencent16.xml --algo hitopk >>"$TMP/mission.w"
+  m=$(run mission --platform tencent16.xml --algo hitopk)
+  # the same with a look inside (docs/observability.md), side by side
+  l=$(run mission_links --platform tencent16.xml --algo hitopk --links)
+  t=$(run mission_trace --platform tencent16.xml --algo hitopk --links --trace "$TMP/mission.trace.json")
+  echo "$m" >>"$TMP/mission.w"
+  echo "$m $l" | awk '{ printf "%.4f\n", $2 / $1 }' >>"$TMP/links.r"
+  echo "$m $t" | awk '{ printf "%.4f\n", $2 / $1 }' >>"$TMP/trace.r"
   run all --platform tencent16.xml --algo all >>"$TMP/all.w"
   i=$((i + 1))
 done
 echo "mission_hitopk_wall_s $(median <"$TMP/mission.w")"
+echo "mission_links_wall_ratio $(median <"$TMP/links.r")"
+echo "mission_links_trace_wall_ratio $(median <"$TMP/trace.r")"
 echo "algo_all_wall_s $(median <"$TMP/all.w")"
 
 # one query of the NCCL tuner plugin (bench/tuner_query.c), in ns: a table of 3 ranges and one

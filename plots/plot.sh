@@ -14,7 +14,7 @@ data="$out/data"
 mkdir -p "$data"
 cd "$top"
 
-all="tencent-fig7 tencent-fig8 sizes scaling crossover baidu"
+all="tencent-fig7 tencent-fig8 sizes scaling crossover baidu links"
 
 # csv EXPERIMENT: its CSV, run first if missing; one without a result row is refused, not drawn
 csv() {
@@ -137,6 +137,15 @@ plot_one() {
       fi
       shape=$(tr -d ' \t\n' <"$v.json" | sed -n 's/.*"hosts":\([0-9]*\),"ranks_per_host":\([0-9]*\),"link_rate":"\([^"]*\)".*/\1 hosts x \2 ranks, \3 links/p')
       draw validation validation "csv='$v.csv'; title='${shape:-local testbed}$whose'" ;;
+    links)
+      # link utilization over time of ring and hier at 64M on tencent16 (docs/observability.md),
+      # from --trace files, simulated when missing
+      for a in ring hier; do
+        t="$results/links-$a.trace.json"
+        [ -f "$t" ] || bin/simallreduce --platform tencent16.xml --algo "$a" --size 64M --mode sim --links 40 \
+          --trace "$t" >/dev/null
+        plots/links.sh "$t" 0 "$out/links-$a"
+      done ;;
     *) echo "plot.sh: unknown plot '$1' (known: $all validation)" >&2; exit 2 ;;
   esac
 }

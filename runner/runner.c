@@ -8,8 +8,12 @@
 #include "algos/ar_hostprops.h"
 #include "common/sa_error.h"
 #include "ar_verify.h"
+#include "rank_list.h"
 #include "runner.h"
 #include "sparse_ref.h"
+
+/* Bins of each link's traffic over time in a trace's window (the heat map's columns). */
+#define RUNNER_LINK_BINS 512
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -89,13 +93,47 @@ static double check_result(const runner_config *cfg, const ar_algo *algo, const 
   return worst;
 }
 
-static void run_point(const runner_config *cfg, const ar_algo *algo, size_t bytes, int rank, int size,
-                      runner_point *pt)
+/* The link accounting around a rank's allreduce, entering or leaving it (simulation only;
+ * it takes no simulated time). */
+static void links_mark(const runner_config *cfg, int enter)
+{
+#ifdef AR_SMPI
+  if (cfg->links && enter)
+    runner_links_enter();
+  else if (cfg->links)
+    runner_links_leave();
+#else
+  (void)cfg;
+  (void)enter;
+#endif
+}
+
+/* Rank 0, once every rank has left the allreduce: every link that carried anything. */
+static int collect_links(runner_point *pt)
+{
+#ifdef AR_SMPI
+  double t0, t1;
+  const runner_link *used = runner_links_used(&pt->nlinks, &t0, &t1);
+  pt->links = malloc(sizeof *pt->links * (size_t)(pt->nlinks + 1));
+  if (!pt->links)
+    return SA_ENOMEM;
+  for (int i = 0; i < pt->nlinks; i++)
+    pt->links[i] = used[i];
+  pt->links_window_s = t1 - t0;
+#else
+  (void)pt;
+#endif
+  return 0;
+}
+
+static void run_point(const runner_config *cfg, const ar_algo *algo, size_t bytes, int index, int rank, int size,
+                      ar_trace *tr, runner_point *pt)
 {
   size_t es = ar_dtype_size(cfg->dt), count = bytes / es;
   ar_phases ph;
   ar_params p = cfg->params;
   p.phases = &ph;
+  p.trace = tr;
   ar_phases_reset(&ph, 0);
   pt->algo = algo->name;
   pt->bytes = bytes;
@@ -115,13 +153,21 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
   if (all_rc == 0 && p.real_data)
     ar_pattern_fill(&pat, rank, send, count, cfg->dt);
 
+  double start = 0, mine[2] = {0, 0}; /* the last iteration's, for the trace */
   for (int it = -cfg->warmup; it < cfg->iters && all_rc == 0; it++) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     ar_phases_reset(&ph, t0);
+    if (tr)
+      ar_trace_clear(tr);
+    links_mark(cfg, 1);
     rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, &p);
+    links_mark(cfg, 0);
     /* one allreduce for the slowest time and the worst (most negative) return code */
-    double mine[2] = {MPI_Wtime() - t0, -(double)rc}, worst[2];
+    double worst[2];
+    mine[0] = MPI_Wtime() - t0;
+    mine[1] = -(double)rc;
+    start = t0;
     MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     all_rc = -(int)worst[1];
     if (it >= 0)
@@ -139,6 +185,13 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
     times = NULL;
     collect_phases(&ph, rank, pt);
     pt->k = ph.selected;
+    int wrc = cfg->links && rank == 0 ? collect_links(pt) : 0;
+    if (wrc == 0 && cfg->links && rank == 0 && cfg->trace_dir)
+      wrc = runner_trace_links(cfg, index);
+    if (wrc == 0 && tr)
+      wrc = runner_trace_rank(cfg, rank, index, pt, &ph, start, start + mine[0], tr);
+    if (wrc)
+      pt->rc = wrc;
     if (cfg->verify) {
       pt->max_err = check_result(cfg, algo, &pat, recv, count, rank, size, pt);
       pt->verified = pt->max_err == 0.0;
@@ -152,7 +205,7 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
 
 /* Every point in turn, each started at a recorded clock (runner_clock.c) and written to the
  * stream by rank 0 as soon as the next one's start time is known. Returns the exit status. */
-static int run_all(const runner_config *cfg, int rank, int size)
+static int run_all(const runner_config *cfg, int rank, int size, ar_trace *tr)
 {
   runner_stream *out = NULL;
   int status = 0, bad = 0;
@@ -166,7 +219,7 @@ static int run_all(const runner_config *cfg, int rank, int size)
   for (int j = 0; j < cfg->njobs; j++) {
     runner_clock_wait(start, rank, size);
     memset(&pt, 0, sizeof pt);
-    run_point(cfg, cfg->jobs[j].algo, cfg->jobs[j].bytes, rank, size, &pt);
+    run_point(cfg, cfg->jobs[j].algo, cfg->jobs[j].bytes, j, rank, size, tr, &pt);
     if (pt.rc && rank == 0)
       fprintf(stderr, "ar_runner: %s at %zu bytes failed: %s\n", pt.algo, pt.bytes, sa_strerror(pt.rc));
     if (pt.rc)
@@ -175,6 +228,7 @@ static int run_all(const runner_config *cfg, int rank, int size)
     if (rank == 0 && runner_stream_point(out, cfg, &pt, start) != 0)
       status = 1;
     free(pt.times);
+    free(pt.links);
   }
   if (rank == 0 && runner_stream_close(out, status) != 0)
     status = 1;
@@ -198,6 +252,21 @@ int main(int argc, char **argv)
     status = 2;
     goto out;
   }
+  char why[256];
+  if (cfg.trace_ranks && rank_list_check(cfg.trace_ranks, size, why, sizeof why) != 0) {
+    if (rank == 0)
+      fprintf(stderr, "ar_runner: %s\n", why);
+    status = 2;
+    goto out;
+  }
+#ifdef AR_SMPI
+  /* the other ranks are on their way into collectives: stop them all (agreeing on it by
+   * a message would add simulated time to every run that succeeds) */
+  if (cfg.links && rank == 0 && runner_links_init(cfg.trace_dir ? RUNNER_LINK_BINS : 0) != 0) {
+    fprintf(stderr, "ar_runner: out of memory for the links' accounting\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+#endif
   ar_layout layout;
   if (ar_compute_from_host(&cfg.params.compute) != 0) {
     status = 2;
@@ -213,7 +282,9 @@ int main(int argc, char **argv)
     goto out;
   }
   cfg.params.layout = &layout;
-  status = run_all(&cfg, rank, size);
+  ar_trace *tr = runner_trace_open(&cfg, rank);
+  status = run_all(&cfg, rank, size, tr);
+  runner_trace_close(tr);
   ar_layout_free(&layout);
 out:
   runner_config_free(&cfg);

@@ -3,6 +3,7 @@
 #define RUNNER_H
 
 #include "algos/ar.h"
+#include "links.h"
 
 /* One point to time: an algorithm at a size (bytes per rank). */
 typedef struct {
@@ -18,6 +19,10 @@ typedef struct {
   int iters, warmup; /* repetitions for real runs; one suffices in simulation */
   const char *result_path;
   double start_clock; /* --start-clock: the simulated time the first point starts at (0: none) */
+  int links;               /* > 0: account every link's traffic (simulation only); keep this
+                              many of the busiest over time when tracing */
+  const char *trace_dir;   /* record traced ranks' steps into files there (runner_trace.c) */
+  const char *trace_ranks; /* which ranks (rank_list.h); NULL: all */
   ar_params params; /* template copied into each point */
 } runner_config;
 
@@ -36,6 +41,9 @@ typedef struct {
   int nphases;
   const char *phase_name[AR_MAX_PHASES];
   double phase_s[AR_MAX_PHASES];
+  runner_link *links; /* with cfg->links, on rank 0: every link that carried anything; owned */
+  int nlinks;
+  double links_window_s; /* from the first rank's start to the last one's end */
   int rc; /* 0 or the AR_E* code of the first failing rank */
 } runner_point;
 
@@ -60,5 +68,14 @@ void runner_clock_wait(double t, int rank, int size);
 /* Parses argv; on error prints one line to stderr and returns an SA_E* code. */
 int runner_parse(int argc, char **argv, runner_config *cfg);
 void runner_config_free(runner_config *cfg);
+
+/* runner_trace.c: a recorder for this rank when it is traced, else NULL (free with
+ * runner_trace_close); after each point, the rank's steps and phases, and on rank 0 the
+ * busiest links over time, appended to the trace directory's files. 0 or SA_EIO. */
+ar_trace *runner_trace_open(const runner_config *cfg, int rank);
+void runner_trace_close(ar_trace *tr);
+int runner_trace_rank(const runner_config *cfg, int rank, int point, const runner_point *pt, const ar_phases *ph,
+                      double t0, double t1, const ar_trace *tr);
+int runner_trace_links(const runner_config *cfg, int point);
 
 #endif

@@ -149,7 +149,7 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
 }
 
 /* Numeric options: name, range, and where the value goes. */
-enum { OPT_RPN, OPT_SEGMENT, OPT_CHANNELS, OPT_DENSITY, OPT_OVERLAP, OPT_ITERS, OPT_WARMUP, OPT_CLOCK, OPT_NUM };
+enum { OPT_RPN, OPT_SEGMENT, OPT_CHANNELS, OPT_DENSITY, OPT_OVERLAP, OPT_ITERS, OPT_WARMUP, OPT_CLOCK, OPT_LINKS, OPT_NUM };
 static const struct {
   const char *name;
   double lo, hi;
@@ -158,6 +158,7 @@ static const struct {
     [OPT_CHANNELS] = {"--channels", 1, 64},       [OPT_DENSITY] = {"--density", 1e-12, 1},
     [OPT_OVERLAP] = {"--overlap", 0, 1},          [OPT_ITERS] = {"--iters", 1, 1e6},
     [OPT_WARMUP] = {"--warmup", 0, 1e6},          [OPT_CLOCK] = {"--start-clock", 0, 1e12},
+    [OPT_LINKS] = {"--links", 1, 1e6},
 };
 
 static int set_num(runner_config *cfg, const char *opt, const char *v)
@@ -176,6 +177,7 @@ static int set_num(runner_config *cfg, const char *opt, const char *v)
     case OPT_OVERLAP: cfg->params.overlap = d; break;
     case OPT_ITERS: cfg->iters = (int)d; break;
     case OPT_CLOCK: cfg->start_clock = d; break;
+    case OPT_LINKS: cfg->links = (int)d; break;
     default: cfg->warmup = (int)d; break;
     }
     return 0;
@@ -218,6 +220,10 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
       rc = ar_dtype_parse(v, &cfg->dt);
     else if (strcmp(o, "--result") == 0)
       cfg->result_path = v;
+    else if (strcmp(o, "--trace") == 0)
+      cfg->trace_dir = v;
+    else if (strcmp(o, "--trace-ranks") == 0)
+      cfg->trace_ranks = v;
     else
       rc = set_num(cfg, o, v);
   }
@@ -231,6 +237,10 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
   }
   cfg->params.real_data = cfg->verify;
 #ifndef AR_SMPI
+  if (rc == 0 && cfg->links) {
+    fprintf(stderr, "ar_runner: --links needs a simulated network\n");
+    rc = SA_EINVAL;
+  }
   cfg->params.real_data = 1; /* a real run moves real bytes whatever it is asked to check */
 #endif
   return rc;

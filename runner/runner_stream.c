@@ -16,6 +16,24 @@ struct runner_stream {
   int npoints;
 };
 
+/* With --links: every link that carried anything, busiest first, and the window it was
+ * measured over (runner/links.h). */
+static void links_json(cJSON *o, const runner_point *pt)
+{
+  cJSON *list = cJSON_AddArrayToObject(o, "links");
+  for (int i = 0; i < pt->nlinks; i++) {
+    const runner_link *l = &pt->links[i];
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "name", l->name);
+    cJSON_AddNumberToObject(e, "rate_Bps", l->rate_Bps);
+    cJSON_AddNumberToObject(e, "bytes", l->bytes);
+    cJSON_AddNumberToObject(e, "busy_s", l->busy_s);
+    cJSON_AddNumberToObject(e, "peak_Bps", l->peak_Bps);
+    cJSON_AddItemToArray(list, e);
+  }
+  cJSON_AddNumberToObject(o, "links_window_s", pt->links_window_s);
+}
+
 static cJSON *point_json(const runner_config *cfg, const runner_point *pt)
 {
   cJSON *o = cJSON_CreateObject(), *ph = cJSON_CreateObject();
@@ -44,6 +62,8 @@ static cJSON *point_json(const runner_config *cfg, const runner_point *pt)
   for (int i = 0; i < pt->nphases; i++)
     cJSON_AddNumberToObject(ph, pt->phase_name[i], pt->phase_s[i]);
   cJSON_AddItemToObject(o, "phases", ph);
+  if (pt->links)
+    links_json(o, pt);
   if (pt->rc)
     cJSON_AddStringToObject(o, "error", sa_strerror(pt->rc));
   return o;

@@ -15,7 +15,7 @@
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
-  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION
+  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS
 };
 
 static const struct option longopts[] = {
@@ -31,6 +31,8 @@ static const struct option longopts[] = {
     {"help", no_argument, NULL, O_HELP},               {"mode", required_argument, NULL, O_MODE},
     {"allow-sparse", no_argument, NULL, O_ALLOW_SPARSE}, {"jsonl", required_argument, NULL, O_JSONL},
     {"resume", required_argument, NULL, O_RESUME},     {"version", no_argument, NULL, O_VERSION},
+    {"links", optional_argument, NULL, O_LINKS},       {"trace", required_argument, NULL, O_TRACE},
+    {"trace-ranks", required_argument, NULL, O_TRACE_RANKS},
     {NULL, 0, NULL, 0},
 };
 
@@ -42,6 +44,7 @@ void sim_cli_usage(FILE *f)
         "                    [--segment BYTES] [--channels C]\n"
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
         "                    [--mode sim|model|both] [--allow-sparse]\n"
+        "                    [--links [N]] [--trace FILE.json [--trace-ranks LIST]]\n"
         "       simallreduce --list-algos | --list-platforms | --version | --help\n"
         "\n"
         "Simulates allreduce algorithms, running their real code over SimGrid's SMPI on a GPU\n"
@@ -72,6 +75,11 @@ void sim_cli_usage(FILE *f)
         "                       simulate and add each model's prediction and its difference\n"
         "  --allow-sparse       with --algo best: top-k algorithms (whose result is a sparsified\n"
         "                       sum) may be chosen too\n"
+        "  --links [N]          after each point, its N busiest links (default 10): bytes, busy time,\n"
+        "                       mean and peak utilization; every link used in the JSON\n"
+        "  --trace FILE.json    a timeline of every rank and the busiest links' throughput, in the\n"
+        "                       Chrome trace-event format (open it in https://ui.perfetto.dev)\n"
+        "  --trace-ranks LIST   the ranks the trace shows, e.g. 0-7,64 (default all, or the first 128)\n"
         "\n"
         "Output columns follow nccl-tests: algbw = size/time, busbw = algbw * 2(n-1)/n.\n"
         "Exit status: 0 ok, 1 simulation failed or did not verify, 2 bad input.\n",
@@ -112,6 +120,16 @@ static int add_algo(sim_opts *o, const char *name, char *err, size_t errlen)
     return fail(err, errlen, "too many algorithms in --algo%s", "");
   o->algos[o->nalgos++] = name;
   return 0;
+}
+
+/* --links [N]: the number may follow as the next argument, as --links 20, or be left out. */
+static int parse_links(sim_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+  const char *n = optarg;
+  if (!n && optind < argc && argv[optind][0] >= '0' && argv[optind][0] <= '9')
+    n = argv[optind++];
+  o->links = SIM_DEFAULT_LINKS;
+  return n ? parse_int("--links", n, 1, 1000000, &o->links, err, errlen) : 0;
 }
 
 const char *sim_mode_name(sim_mode m) { return m == SIM_MODE_SIM ? "sim" : m == SIM_MODE_MODEL ? "model" : "both"; }
@@ -307,6 +325,9 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
         rc = fail(err, errlen, "unknown --mode '%s' (sim, model or both)", optarg);
       break;
     case O_ALLOW_SPARSE: o->allow_sparse = 1; break;
+    case O_LINKS: rc = parse_links(o, argc, argv, err, errlen); break;
+    case O_TRACE: o->trace_path = optarg; break;
+    case O_TRACE_RANKS: o->trace_ranks = optarg; break;
     case ':': rc = fail(err, errlen, "option %s needs a value", argv[optind - 1]); break;
     default: rc = fail(err, errlen, "unknown option '%s' (--help lists them)", argv[optind - 1]); break;
     }
@@ -321,6 +342,10 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = fail(err, errlen, "--resume skips simulated points: --mode model simulates none%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->verify && o->mode == SIM_MODE_MODEL)
     rc = fail(err, errlen, "--verify checks simulated data: it cannot go with --mode model%s", "");
+  if (rc == 0 && o->action == SIM_RUN && (o->links || o->trace_path) && o->mode == SIM_MODE_MODEL)
+    rc = fail(err, errlen, "--links and --trace look inside a simulation: they cannot go with --mode model%s", "");
+  if (rc == 0 && o->trace_ranks && !o->trace_path)
+    rc = fail(err, errlen, "--trace-ranks only goes with --trace%s", "");
   if (rc == 0 && o->action == SIM_RUN)
     rc = set_sizes(o, size, sweep, err, errlen);
   if (rc == 0 && o->action == SIM_RUN)

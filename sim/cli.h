@@ -39,7 +39,13 @@ typedef struct {
   sim_mode mode;
   int best;         /* --algo best: algos holds the candidates, one is chosen per size */
   int allow_sparse; /* --allow-sparse: top-k algorithms are candidates too */
+  int links;        /* --links [N]: the N busiest links of each point (docs/observability.md), 0: off */
+  const char *trace_path;  /* --trace FILE: a Chrome trace-event timeline of the run */
+  const char *trace_ranks; /* --trace-ranks LIST: the ranks it shows (runner/rank_list.h); NULL: all */
 } sim_opts;
+
+/* --links without a number */
+#define SIM_DEFAULT_LINKS 10
 
 const char *sim_mode_name(sim_mode m);
 

@@ -25,6 +25,9 @@
 #include "results.h"
 #include "resume.h"
 #include "runner_cmd.h"
+#include "runner/rank_list.h"
+#include "lib/tmpdir.h"
+#include "trace.h"
 
 #define ERRLEN 1024
 
@@ -102,6 +105,7 @@ static void on_record(void *arg, sim_record kind, const cJSON *o)
   int i = sim_point_read(o, &p) == 0 ? sim_plan_find(fw->e->plan, p.algo, p.bytes) : -1;
   if (i < 0) {
     fw->unexpected = 1;
+    sim_links_free(&p.links);
     return;
   }
   if (fw->m)
@@ -132,10 +136,28 @@ static double resume_clock(const sim_plan *pl)
   return NAN;
 }
 
+/* --trace: this run's timeline files into the trace, with its points in the order the
+ * runner ran them (todo[i]: the runner's index of plan slot i, -1 for a point done before). */
+static int add_trace(sim_trace *trace, const char *result, const sim_platform *pf, int rpn, const sim_emit *e,
+                     const int *todo, char *err, size_t errlen)
+{
+  sim_results r = e->head;
+  r.npoints = 0;
+  r.points = calloc((size_t)e->plan->n + 1, sizeof *r.points);
+  if (!r.points)
+    return SA_ENOMEM;
+  for (int i = 0; i < e->plan->n; i++)
+    if (todo[i] >= 0)
+      r.points[r.npoints++] = e->plan->slot[i].pt; /* borrowed: the plan owns what they hold */
+  int rc = sim_trace_add_run(trace, result, pf, rpn, &r, err, errlen);
+  free(r.points);
+  return rc;
+}
+
 /* One SMPI run of the runner for the plan's points not done yet, each reported as it
  * arrives. Returns 0, or 1 with the reason and the simulator's last lines on stderr. */
 static int simulate(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn, sim_emit *e,
-                    const sim_model *m, double *wall)
+                    const sim_model *m, sim_trace *trace, double *wall)
 {
   char err[ERRLEN], hostfile[4200], result[4200], log[4200], runner[4200];
   if (e->plan->ndone == e->plan->n)
@@ -154,10 +176,17 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
     return 1;
   }
   int form = sim_hostfile_write(pf, nodes, rpn, hostfile);
-  if (form < 0) {
-    fprintf(stderr, "simallreduce: cannot write %s\n", hostfile);
+  if (form < 0 || (trace && sim_trace_prepare(result) != 0)) {
+    fprintf(stderr, "simallreduce: cannot write in %s\n", tmp);
     return 1;
   }
+  int *todo = trace ? calloc((size_t)e->plan->n + 1, sizeof *todo) : NULL; /* this run's points */
+  if (trace && !todo) {
+    fprintf(stderr, "simallreduce: out of memory\n");
+    return 1;
+  }
+  for (int i = 0, k = 0; todo && i < e->plan->n; i++)
+    todo[i] = e->plan->slot[i].done ? -1 : k++;
   sim_runner_cmd cmd;
   int built = sim_runner_cmd_build(&cmd, o, rpn, e->plan, resume_clock(e->plan), result);
   sim_follow f;
@@ -180,6 +209,9 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
         rc = SA_EPARSE;
   sim_follow_close(&f);
   sim_progress_clear(&e->progress);
+  if (rc == 0 && trace)
+    rc = add_trace(trace, result, pf, rpn, e, todo, err, sizeof err);
+  free(todo);
   if (rc != 0) {
     fprintf(stderr, "simallreduce: %s; the simulator's last lines:\n", err);
     sim_print_tail(log, 12, stderr);
@@ -237,7 +269,7 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
     status = 1;
   }
   sim_report_models rm = {o->mode, use_model ? &m : NULL, ranges, nranges, o->algos, o->allow_sparse};
-  sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, 0, &rm, o, prov};
+  sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, 0, &rm, o, prov, o->links};
   const sim_model *predict = o->mode == SIM_MODE_BOTH && m.ctx ? &m : NULL;
   sim_plan plan = {0};
   sim_emit e;
@@ -265,7 +297,16 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
         sim_emit_point(&e, i);
       }
     } else {
-      status = simulate(o, bindir, pf, nodes, rpn, &e, predict, &info.wall_s);
+      sim_trace trace;
+      int traced = o->trace_path != NULL;
+      if (traced && (status = sim_trace_open(&trace, o->trace_path, err, sizeof err)) != 0)
+        fprintf(stderr, "simallreduce: %s\n", err);
+      if (status == 0)
+        status = simulate(o, bindir, pf, nodes, rpn, &e, predict, traced ? &trace : NULL, &info.wall_s);
+      if (traced && sim_trace_close(&trace, status == 0) != 0) {
+        fprintf(stderr, "simallreduce: cannot write %s\n", o->trace_path);
+        status = 1;
+      }
     }
     sim_results r = {0};
     if (status == 0 && sim_plan_results(&plan, &e.head, &r) != 0)
@@ -276,7 +317,7 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
       sim_emit_abort(&e);
     if (unverified(&r))
       status = 1;
-    sim_results_free(&r);
+    free(r.points); /* borrowed from the plan, which owns what they hold */
   }
   sim_plan_free(&plan);
   sim_model_close(&m);
@@ -286,17 +327,29 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
 }
 
 /* An output file that cannot be written is a mistake in the command line: say so before
- * simulating rather than after. */
+ * simulating rather than after, leaving no file behind that was not there. */
 static int check_writable(const char *path, char *err, size_t errlen)
 {
+  int existed = path && access(path, F_OK) == 0;
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!path || f) {
     if (f)
       fclose(f);
+    if (f && !existed)
+      remove(path);
     return 0;
   }
   snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
   return SA_EIO;
+}
+
+/* --trace: the ranks it records, checked against the run's; a large run records a readable
+ * share unless --trace-ranks says otherwise. Returns 0, or SA_EINVAL with err. */
+static int check_trace_ranks(sim_opts *o, int ranks, char *err, size_t errlen)
+{
+  if (o->trace_path && !o->trace_ranks && ranks > SIM_TRACE_DEFAULT_RANKS)
+    o->trace_ranks = sim_trace_default_ranks;
+  return o->trace_ranks ? rank_list_check(o->trace_ranks, ranks, err, errlen) : 0;
 }
 
 int main(int argc, char **argv)
@@ -326,7 +379,7 @@ int main(int argc, char **argv)
     return list_platforms(pdir);
 
   if (check_writable(o.json_path, err, sizeof err) != 0 || check_writable(o.csv_path, err, sizeof err) != 0 ||
-      check_writable(o.jsonl_path, err, sizeof err) != 0) {
+      check_writable(o.jsonl_path, err, sizeof err) != 0 || check_writable(o.trace_path, err, sizeof err) != 0) {
     sim_cli_free(&o);
     return bad_input(err);
   }
@@ -345,12 +398,16 @@ int main(int argc, char **argv)
   else if (sim_provenance_platform(&prov, path) != 0)
     fprintf(stderr, "simallreduce: cannot read %s\n", path);
   else if (sim_platform_load_ex(path, flags, nodes, rpn, &pf, err, sizeof err) != 0 ||
-           sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 || check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0)
+           sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 || check_verify_memory(&o, nodes * rpn, err, sizeof err) != 0 ||
+           check_trace_ranks(&o, nodes * rpn, err, sizeof err) != 0)
     bad_input(err);
   else if ((flags & SIM_LOAD_NET) && pf.net_rc == SA_ENOROUTE) /* a simulation would fail on it */
     fprintf(stderr, "simallreduce: platform %s: %s\n", pf.name, pf.net_err);
   else
     status = run(&o, bindir, &pf, nodes, rpn, &prov);
+  if (status == 0 && o.trace_ranks == sim_trace_default_ranks)
+    fprintf(stderr, "simallreduce: the trace shows ranks %s of %d (the first %d unless --trace-ranks says otherwise)\n",
+            o.trace_ranks, nodes * rpn, SIM_TRACE_DEFAULT_RANKS);
   sim_provenance_free(&prov);
   free(path);
   sim_platform_free(&pf);

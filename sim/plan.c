@@ -34,6 +34,8 @@ int sim_plan_find(const sim_plan *pl, const char *algo, uint64_t bytes)
 
 void sim_plan_fill(sim_plan *pl, int i, const sim_point *p)
 {
+  if (pl->slot[i].done) /* the point again: what the first one held goes */
+    sim_links_free(&pl->slot[i].pt.links);
   pl->slot[i].pt = *p;
   if (!pl->slot[i].done)
     pl->ndone++;
@@ -55,6 +57,9 @@ int sim_plan_results(const sim_plan *pl, const sim_results *head, sim_results *r
 
 void sim_plan_free(sim_plan *pl)
 {
+  for (int i = 0; pl->slot && i < pl->n; i++)
+    if (pl->slot[i].done)
+      sim_links_free(&pl->slot[i].pt.links);
   free(pl->slot);
   memset(pl, 0, sizeof *pl);
 }

@@ -100,6 +100,12 @@ void sim_report_table_tail(FILE *f, const sim_run_info *run, const sim_results *
   print_sparse(f, r);
   for (int i = 0; phases && i < r->npoints; i++)
     print_phases(f, mode, &r->points[i]);
+  for (int i = 0; run->links && i < r->npoints; i++) {
+    char sz[32];
+    sim_format_size(r->points[i].bytes, sz, sizeof sz);
+    if (r->points[i].simulated)
+      sim_links_print(f, r->points[i].algo, sz, &r->points[i].links, run->links);
+  }
   if (mode != SIM_MODE_SIM)
     sim_report_models_table(f, run, r);
   if (mode != SIM_MODE_MODEL)
@@ -147,6 +153,8 @@ cJSON *sim_report_point_json(const sim_run_info *run, const sim_point *p)
   }
   if (p->simulated && !isnan(p->next_clock_s)) /* where --resume starts the point after it */
     cJSON_AddNumberToObject(o, "next_clock_s", p->next_clock_s);
+  if (run->links && p->simulated)
+    sim_links_json(o, &p->links);
   sim_report_models_point(o, run, p);
   return o;
 }

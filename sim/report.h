@@ -26,6 +26,7 @@ typedef struct {
   const sim_report_models *models; /* NULL: a plain simulation report */
   const sim_opts *opts;            /* the options the result files record (NULL: none) */
   const sim_provenance *prov;      /* how the run was made (NULL: not said) */
+  int links;                       /* --links N: the busiest N links of each point, 0: none */
 } sim_run_info;
 
 /* --mode of the run (sim when there are no models) */

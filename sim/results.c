@@ -88,6 +88,8 @@ int sim_point_read(const cJSON *o, sim_point *p)
     snprintf(p->phase_name[p->nphases], sizeof p->phase_name[0], "%s", it->string);
     p->phase_s[p->nphases++] = it->valuedouble;
   }
+  if (ok && sim_links_read(o, &p->links) != 0)
+    ok = 0;
   return ok ? 0 : SA_EPARSE;
 }
 
@@ -133,6 +135,8 @@ int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen
 
 void sim_results_free(sim_results *r)
 {
+  for (int i = 0; r->points && i < r->npoints; i++)
+    sim_links_free(&r->points[i].links);
   free(r->points);
   r->points = NULL;
   r->npoints = 0;

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/compute.h"
+#include "links.h"
 
 #define SIM_MAX_PHASES 8
 
@@ -35,6 +36,7 @@ typedef struct {
   double nccl_ring_s, nccl_tree_s; /* NCCL's own model for the same ranks and size */
   int nccl_ring_proto, nccl_tree_proto;
   double next_clock_s; /* simulated: the clock the runner started the next point at (NaN: none) */
+  sim_links links; /* --links: every link's traffic (empty otherwise); owned */
 } sim_point;
 
 typedef struct {

@@ -53,8 +53,29 @@ int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const si
   }
   if (o->verify)
     c->argv[k++] = "--verify";
+  if (o->links || o->trace_path) { /* the trace's counters are the busiest links too */
+    snprintf(c->num[5], sizeof c->num[5], "%d", o->links ? o->links : SIM_DEFAULT_LINKS);
+    c->argv[k++] = "--links";
+    c->argv[k++] = c->num[5];
+  }
+  if (o->trace_path) {
+    sim_runner_trace_dir(result, c->trace, sizeof c->trace);
+    c->argv[k++] = "--trace";
+    c->argv[k++] = c->trace;
+  }
+  if (o->trace_ranks) {
+    c->argv[k++] = "--trace-ranks";
+    c->argv[k++] = (char *)o->trace_ranks;
+  }
   c->argv[k] = NULL;
   return 0;
+}
+
+void sim_runner_trace_dir(const char *result, char *dir, size_t len)
+{
+  const char *slash = strrchr(result, '/');
+  int n = slash ? (int)(slash - result) : 1;
+  snprintf(dir, len, "%.*s/trace", n, slash ? result : ".");
 }
 
 void sim_runner_cmd_free(sim_runner_cmd *c)

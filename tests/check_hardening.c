@@ -150,6 +150,12 @@ START_TEST(bad_input_matrix)
   CASE("--channels 65");
   CASE("--density nan");
   CASE("--overlap inf");
+  CASE("--links 0");
+  CASE("--links --mode model");
+  CASE("--trace-ranks 0");                              /* without --trace */
+  CASE("--trace %s/t.json --trace-ranks 0-128 --size 1K", dir); /* tencent16 has ranks 0-127 */
+  CASE("--trace %s/t.json --trace-ranks 3-1 --size 1K", dir);
+  CASE("--trace %s/no/such/dir/t.json --size 1K", dir);
   for (size_t i = 0; i < sizeof badprop / sizeof badprop[0]; i++)
     CASE("--platform %s --mode %s", badprop[i], i % 2 ? "model" : "sim");
   for (int i = 0; i < n; i++) {
@@ -161,6 +167,9 @@ START_TEST(bad_input_matrix)
     ck_assert_msg(r.out && r.out[0] == '\0', "'%s' printed a result", c[i]);
     cli_result_free(&r);
   }
+  char trace[300];
+  snprintf(trace, sizeof trace, "%s/t.json", dir);
+  ck_assert_msg(access(trace, F_OK) != 0, "a refused --trace left %s behind", trace);
   /* simcalib: a JSON file of the wrong shape, a garbage log */
   const char *bin = getenv("SIMCALIB_BIN") ? getenv("SIMCALIB_BIN") : "bin/simcalib";
   snprintf(c[0], sizeof c[0], "platform --calib %s --nodes 2 --gpus-per-node 2 -o %s/x.xml", notjson, dir);
@@ -171,7 +180,7 @@ START_TEST(bad_input_matrix)
     ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1, "simcalib %s: exit %d: %s", c[i], r.status, r.err);
     cli_result_free(&r);
   }
-  ck_assert_int_eq(n + 3, 73); /* the cases above, counted: none dropped by accident */
+  ck_assert_int_eq(n + 3, 79); /* the cases above, counted: none dropped by accident */
 }
 END_TEST
 
