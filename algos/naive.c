@@ -10,7 +10,6 @@
  *
  *   gather:  1 -> 0, 2 -> 0, ..., p-1 -> 0      bcast:  0 -> 1, 0 -> 2, ..., 0 -> p-1
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "algos.h"
@@ -20,31 +19,24 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
   int rank, size, rc;
   if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))
     return rc;
-  if (count > INT_MAX)
-    return SA_EINVAL;
-  MPI_Datatype t = ar_mpi_type(dt);
-  int n = (int)count;
   if (rank != 0) {
-    if (MPI_Send(sendbuf, n, t, 0, 0, comm) != MPI_SUCCESS)
-      rc = SA_EMPI;
+    rc = ar_send(sendbuf, count, dt, 0, 0, comm);
     ar_phase_end(p->phases, AR_PH_GATHER_REDUCE);
-    if (rc == 0 && MPI_Recv(recvbuf, n, t, 0, 1, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-      rc = SA_EMPI;
+    if (rc == 0)
+      rc = ar_recv(recvbuf, count, dt, 0, 1, comm);
     ar_phase_end(p->phases, AR_PH_BCAST);
     return rc;
   }
 
   void **tmp = calloc((size_t)size, sizeof *tmp);
-  MPI_Request *req = calloc((size_t)size, sizeof *req);
+  MPI_Request *req = calloc((size_t)size * ar_pieces(count, dt), sizeof *req);
+  int nreq = 0;
   rc = tmp && req ? 0 : SA_ENOMEM;
   for (int i = 1; i < size && rc == 0; i++) {
     tmp[i] = ar_alloc(p, count * ar_dtype_size(dt));
-    if (!tmp[i])
-      rc = SA_ENOMEM;
-    else if (MPI_Irecv(tmp[i], n, t, i, 0, comm, &req[i - 1]) != MPI_SUCCESS)
-      rc = SA_EMPI;
+    rc = tmp[i] ? ar_irecv(tmp[i], count, dt, i, 0, comm, req, &nreq) : SA_ENOMEM;
   }
-  if (rc == 0 && size > 1 && MPI_Waitall(size - 1, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+  if (rc == 0 && nreq && MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
     rc = SA_EMPI;
   if (rc == 0)
     ar_copy(p, recvbuf, sendbuf, count, dt);
@@ -52,10 +44,10 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
     ar_reduce(p, recvbuf, recvbuf, tmp[i], count, dt);
   ar_phase_end(p->phases, AR_PH_GATHER_REDUCE);
 
+  nreq = 0;
   for (int i = 1; i < size && rc == 0; i++)
-    if (MPI_Isend(recvbuf, n, t, i, 1, comm, &req[i - 1]) != MPI_SUCCESS)
-      rc = SA_EMPI;
-  if (rc == 0 && size > 1 && MPI_Waitall(size - 1, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    rc = ar_isend(recvbuf, count, dt, i, 1, comm, req, &nreq);
+  if (rc == 0 && nreq && MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
     rc = SA_EMPI;
   ar_phase_end(p->phases, AR_PH_BCAST);
   for (int i = 1; tmp && i < size; i++)

@@ -2,7 +2,6 @@
  * every ring's receive and send before waiting, so rings on disjoint links run at once. */
 #include "ring_core.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 static int mod(int a, int n) { return ((a % n) + n) % n; }
@@ -29,25 +28,21 @@ size_t ar_ring_chunk_len(const ar_ring_spec *r, int c) { return ar_part_len(r->l
 static int step(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm, const ar_ring_spec *rings, int nrings,
                 const int *sc, const int *rc, MPI_Request *req)
 {
-  MPI_Datatype t = ar_mpi_type(dt);
+  int nreq = 0;
   for (int k = 0; k < nrings; k++) {
     size_t rl = ar_ring_chunk_len(&rings[k], rc[k]), sl = ar_ring_chunk_len(&rings[k], sc[k]);
-    if (rl > INT_MAX || sl > INT_MAX)
-      return SA_EINVAL;
+    const void *src = ar_cat(sbuf, ar_ring_chunk_off(&rings[k], sc[k]), dt);
     if (nrings == 1)
-      return MPI_Sendrecv(ar_cat(sbuf, ar_ring_chunk_off(&rings[0], sc[0]), dt), (int)sl, t, rings[0].next, 0, rbuf[0],
-                          (int)rl, t, rings[0].prev, 0, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS
-                 ? 0
-                 : SA_EMPI;
-    if (MPI_Irecv(rbuf[k], (int)rl, t, rings[k].prev, k, comm, &req[2 * k]) != MPI_SUCCESS ||
-        MPI_Isend(ar_cat(sbuf, ar_ring_chunk_off(&rings[k], sc[k]), dt), (int)sl, t, rings[k].next, k, comm,
-                  &req[2 * k + 1]) != MPI_SUCCESS)
-      return SA_EMPI;
+      return ar_sendrecv(src, sl, rings[0].next, rbuf[0], rl, rings[0].prev, dt, comm);
+    int e = ar_irecv(rbuf[k], rl, dt, rings[k].prev, k, comm, req, &nreq);
+    if (e || (e = ar_isend(src, sl, dt, rings[k].next, k, comm, req, &nreq)))
+      return e;
   }
-  return MPI_Waitall(2 * nrings, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : SA_EMPI;
+  return MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : SA_EMPI;
 }
 
-/* Scratch for the rings' steps: one block of nrings request pairs, chunk indices and buffers. */
+/* Scratch for the rings' steps: requests for nrings pairs of messages (each in up to
+ * AR_MAX_PIECES pieces), chunk indices and buffers. */
 typedef struct {
   MPI_Request *req;
   int *sc, *rc;
@@ -56,7 +51,7 @@ typedef struct {
 
 static int state_init(step_state *s, int nrings)
 {
-  s->req = malloc(sizeof *s->req * 2 * (size_t)nrings);
+  s->req = malloc(sizeof *s->req * 2 * AR_MAX_PIECES * (size_t)nrings);
   s->sc = malloc(sizeof(int) * 2 * (size_t)nrings);
   s->rbuf = calloc((size_t)nrings, sizeof *s->rbuf);
   s->rc = s->sc ? s->sc + nrings : NULL;

@@ -89,6 +89,55 @@ static double check_result(const runner_config *cfg, const ar_algo *algo, const 
   return worst;
 }
 
+/* The slowest rank's time and the worst (most negative) return code, in one allreduce. */
+static int slowest(double t, int rc, double *worst_t)
+{
+  double mine[2] = {t, -(double)rc}, worst[2];
+  if (MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return SA_EMPI;
+  *worst_t = worst[0];
+  return -(int)worst[1];
+}
+
+/* --timing barrier: every repetition from a barrier to the slowest rank's end. */
+static int time_barrier(const runner_config *cfg, const ar_algo *algo, const void *send, void *recv, size_t count,
+                        const ar_params *p, double *times)
+{
+  int rc = 0;
+  for (int it = -cfg->warmup; it < cfg->iters && rc == 0; it++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime(), t = 0;
+    ar_phases_reset(p->phases, t0);
+    rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
+    rc = slowest(MPI_Wtime() - t0, rc, &t);
+    if (it >= 0)
+      times[it] = t;
+  }
+  return rc;
+}
+
+/* --timing nccl-tests: as all_reduce_perf, a first allreduce after a barrier (whose return
+ * codes every rank learns, so that a rank that failed stops with the others before the loops
+ * without a barrier), warm-up allreduces back to back (at least one: it absorbs the skew the
+ * first one's end leaves), then iters more; each rank's clock runs from the end of its
+ * warm-up to the end of its last one, so what is timed is the steady state of consecutive
+ * allreduces, without start skew. The phases are those of the last one. */
+static int time_steady(const runner_config *cfg, const ar_algo *algo, const void *send, void *recv, size_t count,
+                       const ar_params *p, double *times)
+{
+  double ignored;
+  MPI_Barrier(MPI_COMM_WORLD);
+  int rc = slowest(0, algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p), &ignored);
+  for (int it = 0; it < (cfg->warmup > 0 ? cfg->warmup : 1) && rc == 0; it++)
+    rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
+  double t0 = MPI_Wtime();
+  for (int it = 0; it < cfg->iters && rc == 0; it++) {
+    ar_phases_reset(p->phases, MPI_Wtime());
+    rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
+  }
+  return slowest((MPI_Wtime() - t0) / cfg->iters, rc, &times[0]);
+}
+
 static void run_point(const runner_config *cfg, const ar_algo *algo, size_t bytes, int rank, int size,
                       runner_point *pt)
 {
@@ -115,27 +164,19 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
   if (all_rc == 0 && p.real_data)
     ar_pattern_fill(&pat, rank, send, count, cfg->dt);
 
-  for (int it = -cfg->warmup; it < cfg->iters && all_rc == 0; it++) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
-    ar_phases_reset(&ph, t0);
-    rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, &p);
-    /* one allreduce for the slowest time and the worst (most negative) return code */
-    double mine[2] = {MPI_Wtime() - t0, -(double)rc}, worst[2];
-    MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    all_rc = -(int)worst[1];
-    if (it >= 0)
-      times[it] = worst[0];
-  }
+  if (all_rc == 0)
+    all_rc = cfg->timing == RUNNER_TIMING_NCCL_TESTS ? time_steady(cfg, algo, send, recv, count, &p, times)
+                                                      : time_barrier(cfg, algo, send, recv, count, &p, times);
+  int nt = cfg->timing == RUNNER_TIMING_NCCL_TESTS ? 1 : cfg->iters;
   pt->rc = all_rc;
   if (all_rc == 0) {
-    memcpy(sorted, times, sizeof *times * (size_t)cfg->iters);
-    qsort(sorted, (size_t)cfg->iters, sizeof *sorted, cmp_double);
-    pt->time_s = sorted[cfg->iters / 2];
+    memcpy(sorted, times, sizeof *times * (size_t)nt);
+    qsort(sorted, (size_t)nt, sizeof *sorted, cmp_double);
+    pt->time_s = sorted[nt / 2];
     pt->tmin = sorted[0];
-    pt->tmax = sorted[cfg->iters - 1];
+    pt->tmax = sorted[nt - 1];
     pt->times = times;
-    pt->ntimes = cfg->iters;
+    pt->ntimes = nt;
     times = NULL;
     collect_phases(&ph, rank, pt);
     pt->k = ph.selected;

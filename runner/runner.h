@@ -6,6 +6,14 @@
 
 #define RUNNER_MAX_ALGOS 32
 
+/* How a point is timed. BARRIER: each repetition starts from a barrier and lasts until the
+ * slowest rank ends, so it includes the ranks' start skew (the barrier releases them one
+ * after the other). NCCL_TESTS: as nccl-tests' all_reduce_perf times it (its BenchTime):
+ * warm-up allreduces, then `iters` back to back with no barrier between them; the time of
+ * one is each rank's time over them divided by iters, the slowest rank's reported: the
+ * steady state, without start skew. */
+typedef enum { RUNNER_TIMING_BARRIER, RUNNER_TIMING_NCCL_TESTS } runner_timing;
+
 typedef struct {
   const ar_algo *algos[RUNNER_MAX_ALGOS];
   int nalgos;
@@ -14,6 +22,7 @@ typedef struct {
   ar_dtype dt;
   int verify;
   int iters, warmup; /* repetitions for real runs; one suffices in simulation */
+  runner_timing timing;
   const char *result_path;
   ar_params params; /* template copied into each point */
 } runner_config;

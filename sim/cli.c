@@ -15,7 +15,7 @@
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
-  O_ALLOW_SPARSE
+  O_ALLOW_SPARSE, O_TIMING
 };
 
 static const struct option longopts[] = {
@@ -29,7 +29,8 @@ static const struct option longopts[] = {
     {"overlap", required_argument, NULL, O_OVERLAP},   {"cfg", required_argument, NULL, O_CFG},
     {"list-algos", no_argument, NULL, O_LIST_ALGOS},   {"list-platforms", no_argument, NULL, O_LIST_PLATFORMS},
     {"help", no_argument, NULL, O_HELP},               {"mode", required_argument, NULL, O_MODE},
-    {"allow-sparse", no_argument, NULL, O_ALLOW_SPARSE}, {NULL, 0, NULL, 0},
+    {"allow-sparse", no_argument, NULL, O_ALLOW_SPARSE}, {"timing", required_argument, NULL, O_TIMING},
+    {NULL, 0, NULL, 0},
 };
 
 void sim_cli_usage(FILE *f)
@@ -38,7 +39,7 @@ void sim_cli_usage(FILE *f)
         "                    [--dtype fp32|fp16] [--nodes N] [--ranks-per-node R] [--verify] [--phases]\n"
         "                    [--json FILE] [--csv FILE] [--segment BYTES] [--channels C]\n"
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
-        "                    [--mode sim|model|both] [--allow-sparse]\n"
+        "                    [--mode sim|model|both] [--allow-sparse] [--timing barrier|nccl-tests]\n"
         "       simallreduce --list-algos | --list-platforms | --help\n"
         "\n"
         "Simulates allreduce algorithms, running their real code over SimGrid's SMPI on a GPU\n"
@@ -65,6 +66,9 @@ void sim_cli_usage(FILE *f)
         "                       simulate and add each model's prediction and its difference\n"
         "  --allow-sparse       with --algo best: top-k algorithms (whose result is a sparsified\n"
         "                       sum) may be chosen too\n"
+        "  --timing T           barrier (default): each allreduce from a barrier to the slowest rank's\n"
+        "                       end, start skew included; nccl-tests: as all_reduce_perf times it, the\n"
+        "                       steady state of back-to-back allreduces (compare with its logs this way)\n"
         "\n"
         "Output columns follow nccl-tests: algbw = size/time, busbw = algbw * 2(n-1)/n.\n"
         "Exit status: 0 ok, 1 simulation failed or did not verify, 2 bad input.\n",
@@ -106,6 +110,8 @@ static int add_algo(sim_opts *o, const char *name, char *err, size_t errlen)
   o->algos[o->nalgos++] = name;
   return 0;
 }
+
+const char *sim_timing_name(cost_timing t) { return t == COST_TIMING_NCCL_TESTS ? "nccl-tests" : "barrier"; }
 
 const char *sim_mode_name(sim_mode m) { return m == SIM_MODE_SIM ? "sim" : m == SIM_MODE_MODEL ? "model" : "both"; }
 
@@ -264,6 +270,12 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
         rc = fail(err, errlen, "unknown --mode '%s' (sim, model or both)", optarg);
       break;
     case O_ALLOW_SPARSE: o->allow_sparse = 1; break;
+    case O_TIMING:
+      if (strcmp(optarg, "barrier") == 0 || strcmp(optarg, "nccl-tests") == 0)
+        o->timing = strcmp(optarg, "barrier") == 0 ? COST_TIMING_BARRIER : COST_TIMING_NCCL_TESTS;
+      else
+        rc = fail(err, errlen, "unknown --timing '%s' (barrier or nccl-tests)", optarg);
+      break;
     case ':': rc = fail(err, errlen, "option %s needs a value", argv[optind - 1]); break;
     default: rc = fail(err, errlen, "unknown option '%s' (--help lists them)", argv[optind - 1]); break;
     }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "algos/ar_dtype.h"
+#include "models/cost.h"
 
 #define SIM_MAX_ALGOS 32
 #define SIM_MAX_CFG 32
@@ -36,7 +37,11 @@ typedef struct {
   sim_mode mode;
   int best;         /* --algo best: algos holds the candidates, one is chosen per size */
   int allow_sparse; /* --allow-sparse: top-k algorithms are candidates too */
+  cost_timing timing; /* --timing: from a barrier (default) or as nccl-tests times */
 } sim_opts;
+
+/* The --timing names: barrier, nccl-tests. */
+const char *sim_timing_name(cost_timing t);
 
 const char *sim_mode_name(sim_mode m);
 

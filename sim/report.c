@@ -31,6 +31,8 @@ void sim_report_table(FILE *f, const sim_run_info *run, const sim_results *r, in
   fprintf(f, "# platform %s: %d node%s x %d rank%s = %d ranks, %s\n", run->platform, run->nodes,
            run->nodes == 1 ? "" : "s", run->ranks_per_node, run->ranks_per_node == 1 ? "" : "s", run->ranks,
            sim ? r->mode : "predicted by the cost models (no simulation)");
+  if (run->timing && strcmp(run->timing, "barrier") != 0)
+    fprintf(f, "# timing %s: steady state of back-to-back allreduces, no start skew\n", run->timing);
   fprintf(f, "# %12s %12s %6s %10s %14s %12s %12s", "size", "count", "type", "algo", sim ? "time(us)" : "model(us)",
           "algbw(GB/s)", "busbw(GB/s)");
   if (both)
@@ -139,6 +141,7 @@ int sim_report_json(const char *path, const sim_run_info *run, const sim_results
   cJSON_AddNumberToObject(root, "nodes", run->nodes);
   cJSON_AddNumberToObject(root, "ranks_per_node", run->ranks_per_node);
   cJSON_AddStringToObject(root, "mode", r->mode);
+  cJSON_AddStringToObject(root, "timing", run->timing ? run->timing : "barrier");
   for (int i = 0; i < SA_COMPUTE_N; i++)
     cJSON_AddNumberToObject(comp, sa_compute_name(i), sa_compute_get(&r->compute, i));
   cJSON_AddItemToObject(root, "compute", comp);

@@ -23,6 +23,7 @@ typedef struct {
   int nodes, ranks_per_node, ranks;
   double wall_s; /* host seconds the simulation took */
   const sim_report_models *models; /* NULL: a plain simulation report */
+  const char *timing;              /* --timing, by name */
 } sim_run_info;
 
 /* The point's time: simulated, or predicted for a model-only point. */

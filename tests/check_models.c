@@ -66,7 +66,7 @@ static void build(int nnodes)
 
 static cost_ctx *ctx(int nodes, int rpn)
 {
-  cost_shape s = {nodes, rpn, 4, 1 << 20, 1, 0.01, 0};
+  cost_shape s = {nodes, rpn, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER};
   cost_ctx *c = NULL;
   ck_assert_int_eq(cost_ctx_new(&net, &s, &c), 0);
   return c;
@@ -312,7 +312,7 @@ START_TEST(bad_layouts_are_refused)
 {
   build(3);
   cost_ctx *c = NULL;
-  cost_shape s = {4, 2, 4, 1 << 20, 1, 0.01, 0};
+  cost_shape s = {4, 2, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER};
   ck_assert_int_eq(cost_ctx_new(&net, &s, &c), SA_ELAYOUT); /* more nodes than the platform */
   s.nodes = 2;
   s.rpn = 3;
