@@ -61,6 +61,37 @@ int cal_parse_double(const char *s, double lo, double hi, double *out)
   return 0;
 }
 
+/* A number followed by one of the units, each with its multiplier. */
+static int parse_unit(const char *s, const char *const *units, const double *mult, size_t n, double *out)
+{
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || !isfinite(v) || v < 0)
+    return SA_EINVAL;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(end, units[i]) == 0) {
+      *out = v * mult[i];
+      return isfinite(*out) ? 0 : SA_EINVAL;
+    }
+  return SA_EINVAL;
+}
+
+int cal_parse_rate(const char *s, double *out)
+{
+  static const char *const u[] = {"", "Bps", "B/s", "kBps", "MBps", "MB/s", "GBps", "GB/s", "TBps", "TB/s",
+                                  "bps", "Mbps", "Mb/s", "Gbps", "Gb/s", "Tbps"};
+  static const double m[] = {1, 1, 1, 1e3, 1e6, 1e6, 1e9, 1e9, 1e12, 1e12, 0.125, 0.125e6, 0.125e6, 0.125e9, 0.125e9,
+                             0.125e12};
+  return parse_unit(s, u, m, sizeof m / sizeof m[0], out) == 0 && *out > 0 ? 0 : SA_EINVAL;
+}
+
+int cal_parse_time(const char *s, double *out)
+{
+  static const char *const u[] = {"", "s", "ms", "us", "ns"};
+  static const double m[] = {1, 1, 1e-3, 1e-6, 1e-9};
+  return parse_unit(s, u, m, sizeof m / sizeof m[0], out) == 0 && *out <= 1 ? 0 : SA_EINVAL;
+}
+
 FILE *cal_table_stream(const char *out_path) { return strcmp(out_path, "-") == 0 ? stderr : stdout; }
 
 int cal_bin_dir(char *buf, size_t len) { return sim_bin_dir(buf, len); }
