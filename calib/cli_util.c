@@ -1,5 +1,6 @@
 /* cli_util.c: error lines, number parsing and paths shared by the subcommands. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -90,6 +91,14 @@ int cal_parse_time(const char *s, double *out)
   static const char *const u[] = {"", "s", "ms", "us", "ns"};
   static const double m[] = {1, 1, 1e-3, 1e-6, 1e-9};
   return parse_unit(s, u, m, sizeof m / sizeof m[0], out) == 0 && *out <= 1 ? 0 : SA_EINVAL;
+}
+
+const char *cal_option_name(const struct option *opts, int val)
+{
+  for (; opts->name; opts++)
+    if (opts->val == val)
+      return opts->name;
+  return "";
 }
 
 FILE *cal_table_stream(const char *out_path) { return strcmp(out_path, "-") == 0 ? stderr : stdout; }

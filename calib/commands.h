@@ -31,6 +31,10 @@ int cal_parse_double(const char *s, double lo, double hi, double *out);
 int cal_parse_rate(const char *s, double *out);
 int cal_parse_time(const char *s, double *out);
 
+struct option;
+/* The long name of the option whose val is val in a getopt_long table ("" if none). */
+const char *cal_option_name(const struct option *opts, int val);
+
 /* Where a human-readable table goes: stderr when the JSON output is stdout. */
 FILE *cal_table_stream(const char *out_path);
 

@@ -96,3 +96,27 @@ void cal_base_from_preset(const cal_preset *p, cal_platform_base *b)
            p->name, p->sources, desc);
   b->spec.notes = b->notes;
 }
+
+void cal_base_from_cluster(const cal_cluster_cal *c, cal_platform_base *b)
+{
+  memset(b, 0, sizeof *b);
+  b->topo = c->topo;
+  b->has_gpus = 1;
+  b->spec.has_compute = c->has_compute;
+  b->spec.compute = c->compute;
+  cost_piecewise bw;
+  cal_cfit_factor(c->half, c->steep, &bw);
+  cost_piecewise_format(&bw, b->set[CAL_SMPI_BW], (int)sizeof b->set[CAL_SMPI_BW]);
+  b->spec.bw_factor = b->set[CAL_SMPI_BW];
+  const cal_preset *p = cal_preset_find(c->preset);
+  char desc[512];
+  sa_compute_describe(&c->compute, desc, sizeof desc);
+  snprintf(b->notes, sizeof b->notes,
+           "%s\n     Compute (%s), derived from the GPU's memory bandwidth as platforms/tencent16.xml does:\n"
+           "       %s.\n     Sources of the starting point: %s.",
+           c->notes, c->has_compute ? "charged" : "none: not charged", c->has_compute ? desc : "-",
+           p ? p->sources : c->preset);
+  b->spec.notes = b->notes;
+  if (p)
+    b->spec.host_speed = p->flops;
+}

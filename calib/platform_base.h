@@ -25,4 +25,8 @@ void cal_base_from_pingpong(const cal_calibration *c, const char *path, int nics
 /* From a preset: its node, NICs and fabric, the compute properties of its GPU, its sources. */
 void cal_base_from_preset(const cal_preset *p, cal_platform_base *b);
 
+/* From a cluster fit: its node, NICs and fabric with the fitted rates, the ramp as
+ * smpi/bw-factor, its compute properties, and its notes (the preset's sources after them). */
+void cal_base_from_cluster(const cal_cluster_cal *c, cal_platform_base *b);
+
 #endif

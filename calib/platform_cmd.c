@@ -6,11 +6,13 @@
 
 #include "common/sa_error.h"
 #include "commands.h"
+#include "import.h"
 #include "platform_base.h"
 
 static void usage(FILE *f)
 {
-  fputs("usage: simcalib platform (--calib calib.json | --preset NAME | --node KIND --gpu-bw R --nic-rate R)\n"
+  fputs("usage: simcalib platform (--calib calib.json | --from-nccl-tests LOG [--from-nccl-tests LOG2] |\n"
+        "                          --preset NAME | --node KIND --gpu-bw R --nic-rate R)\n"
         "                         --nodes N [--gpus-per-node G] [-o X.xml] [--name NAME]\n"
         "                         [--node nvswitch|pcie|dgx1-mesh|cluster] [--gpu-bw R] [--gpu-lat T]\n"
         "                         [--gpus-per-switch S] [--nics K] [--nic-rate R] [--nic-lat T] [--rails]\n"
@@ -24,15 +26,19 @@ static void usage(FILE *f)
         "of leaves (--rails: leaf k holds NIC k of every node; else L nodes per leaf, default 32)\n"
         "whose uplinks carry their NICs' rate / F.\n"
         "\n"
-        "--calib: a ping-pong calibration (simcalib fit): the fitted routes, SMPI factors and\n"
-        "compute costs. --preset: a server from its published figures (hgx-h100, ...). Rates\n"
-        "as 450GBps, 450GB/s, 400Gbps or bytes/s; times as 1us, 500ns or seconds.\n",
+        "--calib: a calibration (simcalib fit): a cluster fit of allreduce runs, else a\n"
+        "ping-pong's routes, SMPI factors and compute costs. --from-nccl-tests: all_reduce_perf\n"
+        "logs (a single-node one and a multi-node one, or either), fitted here as simcalib fit\n"
+        "does (the fit's table on stderr): a platform of the same node and fabric at --nodes N.\n"
+        "--preset: a server from its published figures (hgx-h100, ...). Rates as 450GBps,\n"
+        "450GB/s, 400Gbps or bytes/s; times as 1us, 500ns or seconds. The fit's options:\n"
+        CAL_CLUSTER_OPTIONS,
         f);
 }
 
 enum {
   O_CALIB = 256, O_NODES, O_GPUS, O_NICS, O_HELP, O_PRESET, O_NAME, O_NODE, O_GPU_BW, O_GPU_LAT, O_PER_SWITCH,
-  O_NIC_RATE, O_NIC_LAT, O_RAILS, O_FABRIC, O_OVERSUB, O_PER_LEAF
+  O_NIC_RATE, O_NIC_LAT, O_RAILS, O_FABRIC, O_OVERSUB, O_PER_LEAF, O_FROM, O_CLUSTER
 };
 
 static const struct option longopts[] = {
@@ -52,16 +58,22 @@ static const struct option longopts[] = {
     {"fabric", required_argument, NULL, O_FABRIC},
     {"oversubscription", required_argument, NULL, O_OVERSUB},
     {"nodes-per-leaf", required_argument, NULL, O_PER_LEAF},
+    {"from-nccl-tests", required_argument, NULL, O_FROM},
     {"help", no_argument, NULL, O_HELP},
+    CAL_CLUSTER_LONGOPTS(O_CLUSTER),
     {NULL, 0, NULL, 0},
 };
 
 /* The command line's own choices, applied over the base: set[o] says which were given. */
+#define MAX_LOGS 4
 typedef struct {
   const char *calib, *preset, *out, *name;
+  const char *logs[MAX_LOGS];
+  int nlogs;
+  cal_cluster_opts fit;
   long nodes, gpus;
   cal_topo t;
-  int set[O_PER_LEAF + 1];
+  int set[O_CLUSTER + CAL_CLUSTER_NOPTS];
 } platform_opts;
 
 static const char *base_name(const char *path)
@@ -80,6 +92,11 @@ static int parse(platform_opts *o, int c, const char *arg)
   case O_PRESET: o->preset = arg; return 0;
   case O_NAME: o->name = arg; return 0;
   case O_RAILS: o->t.rails = 1; return 0;
+  case O_FROM:
+    if (o->nlogs == MAX_LOGS)
+      return cal_bad("platform: at most %d --from-nccl-tests logs", MAX_LOGS);
+    o->logs[o->nlogs++] = arg;
+    return 0;
   case O_NODES: return cal_parse_int(arg, 1, 100000, &o->nodes) ? cal_bad("platform: --nodes needs 1..100000, not '%s'", arg) : 0;
   case O_GPUS:
     return cal_parse_int(arg, 1, 1024, &o->gpus) ? cal_bad("platform: --gpus-per-node needs 1..1024, not '%s'", arg) : 0;
@@ -123,7 +140,10 @@ static int parse(platform_opts *o, int c, const char *arg)
                ? cal_bad("platform: --%s needs a time (1us, 500ns, seconds) up to 1 s, not '%s'",
                          c == O_GPU_LAT ? "gpu-lat" : "nic-lat", arg)
                : 0;
-  default: return 0;
+  default:
+    if (c >= O_CLUSTER)
+      return cal_cluster_option(&o->fit, cal_option_name(longopts, c), arg ? arg : "") < 0 ? 2 : 0;
+    return 0;
   }
 }
 
@@ -151,18 +171,68 @@ static void apply(const platform_opts *o, cal_topo *t)
   cal_topo_defaults(t);
 }
 
+/* A cluster fitted to the logs: imported as simcalib import does, fitted as simcalib fit
+ * does, its table on stderr. 0 or the exit status. */
+static int from_logs(platform_opts *o, cal_platform_base *b)
+{
+  cal_data d = {0};
+  char err[1024], sources[1024] = "";
+  int status = 0;
+  for (int i = 0; i < o->nlogs && status == 0; i++) {
+    FILE *f = fopen(o->logs[i], "r");
+    cal_import_opts io = {"inter", 0, 0, 0};
+    cal_import_report rep = {0};
+    if (!f) {
+      status = cal_bad("platform: cannot read %s", o->logs[i]);
+      break;
+    }
+    int rc = cal_import_nccl(f, o->logs[i], &io, &d, &rep, err, sizeof err);
+    fclose(f);
+    if (rc)
+      status = rc == SA_ENOMEM ? cal_fail("out of memory") : cal_bad("%s", err);
+    size_t n = strlen(sources);
+    snprintf(sources + n, sizeof sources - n, "%s%s", i ? " and " : "", o->logs[i]);
+  }
+  cal_cluster c;
+  o->fit.preset = o->preset;
+  if (status == 0) {
+    int rc = cal_cluster_calibrate(&d, &o->fit, &c, err, sizeof err);
+    if (rc == 0) {
+      cal_cluster_report(stderr, &c, &o->fit);
+      cal_cluster_cal cc;
+      cal_cluster_cal_of(&c, &o->fit, sources, &cc);
+      cal_base_from_cluster(&cc, b);
+      if (!o->gpus)
+        o->gpus = cc.topo.gpus;
+    } else {
+      status = rc == SA_ENOMEM ? cal_fail("out of memory") : rc == SA_EFIT ? cal_fail("platform: %s", err)
+                                                                           : cal_bad("platform: %s", err);
+    }
+    cal_cluster_free(&c);
+  }
+  cal_data_free(&d);
+  return status;
+}
+
 /* The base the options name; 0 or the exit status. */
-static int base_of(const platform_opts *o, cal_platform_base *b)
+static int base_of(platform_opts *o, cal_platform_base *b)
 {
   char names[256];
-  if ((o->calib != NULL) + (o->preset != NULL) > 1)
-    return cal_bad("platform: give one of --calib and --preset");
+  if ((o->calib != NULL) + (o->nlogs > 0) > 1 || (o->calib && o->preset))
+    return cal_bad("platform: give one of --calib, --from-nccl-tests and --preset (which --from-nccl-tests may take)");
+  if (o->nlogs)
+    return from_logs(o, b);
   if (o->calib) {
     cal_calibration cal;
     char err[512];
     if (cal_calibration_read(o->calib, &cal, err, sizeof err) != 0)
       return cal_bad("%s", err);
-    cal_base_from_pingpong(&cal, o->calib, o->set[O_NICS] ? o->t.nics : 1, b);
+    if (cal.cluster.has)
+      cal_base_from_cluster(&cal.cluster, b);
+    else
+      cal_base_from_pingpong(&cal, o->calib, o->set[O_NICS] ? o->t.nics : 1, b);
+    if (cal.cluster.has && cal.has_smpi)
+      fprintf(stderr, "simcalib: note: %s holds a ping-pong fit and a cluster fit: the cluster fit is used\n", o->calib);
     return 0;
   }
   if (o->preset) {
@@ -174,7 +244,7 @@ static int base_of(const platform_opts *o, cal_platform_base *b)
     return 0;
   }
   if (!o->set[O_NODE] || !o->set[O_GPU_BW] || !o->set[O_NIC_RATE])
-    return cal_bad("platform: give --calib, --preset, or --node with --gpu-bw and --nic-rate");
+    return cal_bad("platform: give --calib, --from-nccl-tests, --preset, or --node with --gpu-bw and --nic-rate");
   /* a platform from the options alone: the assumed latencies of presets.c */
   memset(b, 0, sizeof *b);
   b->topo.gpu_lat = 1e-6;
@@ -190,6 +260,7 @@ int cal_cmd_platform(int argc, char **argv)
 {
   platform_opts o = {0};
   o.out = "-";
+  o.fit.algo = "ring";
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {

@@ -314,7 +314,7 @@ START_TEST(bad_input_exits_2)
       {"fit /nonexistent.json", "cannot read /nonexistent.json"},
       {"fit tests/data/calib/osu_bw.log", "is not JSON"},
       {"fit", "at least one"},
-      {"platform --nodes 2 --gpus-per-node 2", "give --calib, --preset, or --node"},
+      {"platform --nodes 2 --gpus-per-node 2", "give --calib, --from-nccl-tests, --preset, or --node"},
       {"platform --calib tests/data/calib/osu_bw.log --nodes 2 --gpus-per-node 2", "is not JSON"},
       {"import nccl-tests tests/data/calib/osu_latency.log", "osu_latency.log:1: OSU output"},
       {"import nccl-tests tests/data/measured/X01_allgather_gb10_2node_wrongcoll.log",
