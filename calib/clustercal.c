@@ -132,7 +132,12 @@ int cal_cluster_calibrate(const cal_data *d, const cal_cluster_opts *o, cal_clus
   note(c, "sums: not charged apart; NCCL reduces while it copies, so the fitted rates include them%s%s\n", "", "");
   f->half = 1e6;
   f->steep = 1;
+  f->latx = 1;
   f->free[CAL_P_HALF] = f->free[CAL_P_STEEP] = 1;
+  /* the latency's growth with size shows only where small sizes were measured */
+  for (int r = 0; r < c->nruns; r++)
+    for (int i = 0; i < c->runs[r].n; i++)
+      f->free[CAL_P_LATX] |= c->runs[r].pt[i].used && c->runs[r].pt[i].bytes <= 65536;
   /* a node's GPUs from any run (jointly with the NICs when no run is on one node); the
    * NICs from runs across nodes */
   f->free[CAL_P_GPU_BW] = f->free[CAL_P_GPU_LAT] = 1;
@@ -156,8 +161,8 @@ void cal_cluster_free(cal_cluster *c)
   memset(c, 0, sizeof *c);
 }
 
-static const char *const pnames[CAL_NPARAM] = {"gpu_bw_Bps", "gpu_lat_s", "nic_bw_Bps", "nic_lat_s", "ramp_half_bytes",
-                                                "ramp_steepness"};
+static const char *const pnames[CAL_NPARAM] = {"gpu_bw_Bps",      "gpu_lat_s",      "nic_bw_Bps",      "nic_lat_s",
+                                                "ramp_half_bytes", "ramp_steepness", "ramp_latency_x"};
 
 void cal_cluster_report(FILE *f, const cal_cluster *c, const cal_cluster_opts *o)
 {
@@ -179,12 +184,22 @@ void cal_cluster_report(FILE *f, const cal_cluster *c, const cal_cluster_opts *o
   if (h.n)
     fprintf(f, "# held out: %d points, |err| median %.2f%% max %.2f%% geomean %.2f%%\n", h.n, 100 * h.median,
             100 * h.max, 100 * h.geomean);
+  /* from 1 MiB, where bandwidth rather than NCCL's small-message protocols sets the time */
+  cal_cerr u1 = cal_cfit_errors(c->runs, c->nruns, 1, 1 << 20), h1 = cal_cfit_errors(c->runs, c->nruns, 0, 1 << 20);
+  if (u1.n)
+    fprintf(f, "# from 1 MiB: fitted %d points, |err| median %.2f%% max %.2f%%", u1.n, 100 * u1.median, 100 * u1.max);
+  if (u1.n && h1.n)
+    fprintf(f, "; held out %d points, |err| median %.2f%% max %.2f%% geomean %.2f%%", h1.n, 100 * h1.median,
+            100 * h1.max, 100 * h1.geomean);
+  if (u1.n)
+    fputc('\n', f);
   fprintf(f, "# node %s (%s): GPU link %.4g GB/s per direction, %.4g us; %d NICs %.4g GB/s, %.4g us%s\n",
           cal_node_kind_name(x->topo.node), c->preset->name, x->topo.gpu_bw / 1e9, x->topo.gpu_lat * 1e6, x->topo.nics,
           x->topo.nic_bw / 1e9, x->topo.nic_lat * 1e6, x->free[CAL_P_NIC_BW] ? "" : " (not fitted: no multi-node run)");
-  fprintf(f, "# ramp: a message of s bytes moves at 1/(1+(%.4g/s)^%.3g) of its link's rate (%.0f%% at 1 MiB, %.0f%% at "
-             "64 MiB)\n",
-          x->half, x->steep, 100 / (1 + pow(x->half / 1048576, x->steep)), 100 / (1 + pow(x->half / 67108864, x->steep)));
+  fprintf(f, "# ramp: a message of s bytes moves at e(s) = 1/(1+(%.4g/s)^%.3g) of its link's rate (%.0f%% at 1 MiB, %.0f%% "
+             "at 64 MiB), its latency going from 1 to %.3g times the links' as e(s) goes from 0 to 1\n",
+          x->half, x->steep, 100 / (1 + pow(x->half / 1048576, x->steep)), 100 / (1 + pow(x->half / 67108864, x->steep)),
+          x->latx);
   for (const char *a = c->assumed; *a;) {
     const char *e = strchr(a, '\n');
     fprintf(f, "# assumed: %.*s\n", (int)(e ? e - a : (long)strlen(a)), a);
@@ -211,6 +226,7 @@ cJSON *cal_cluster_cal_json(const cal_cluster_cal *c)
   cJSON_AddNumberToObject(o, "oversubscription", t->oversub);
   cJSON_AddNumberToObject(o, pnames[CAL_P_HALF], c->half);
   cJSON_AddNumberToObject(o, pnames[CAL_P_STEEP], c->steep);
+  cJSON_AddNumberToObject(o, pnames[CAL_P_LATX], c->latx);
   if (c->has_compute) {
     cJSON *p = cJSON_AddObjectToObject(o, "compute");
     for (int i = 0; i < SA_COMPUTE_N; i++)
@@ -250,7 +266,8 @@ int cal_cluster_cal_from_json(const cJSON *o, cal_cluster_cal *c)
            num(o, pnames[CAL_P_GPU_BW], 1, &t->gpu_bw) || num(o, pnames[CAL_P_GPU_LAT], 0, &t->gpu_lat) ||
            num(o, pnames[CAL_P_NIC_BW], 1, &t->nic_bw) || num(o, pnames[CAL_P_NIC_LAT], 0, &t->nic_lat) ||
            num(o, "oversubscription", 1, &t->oversub) || num(o, pnames[CAL_P_HALF], 0, &c->half) ||
-           num(o, pnames[CAL_P_STEEP], 0, &c->steep) || cal_node_kind_parse(node, &t->node) ||
+           num(o, pnames[CAL_P_STEEP], 0, &c->steep) || num(o, pnames[CAL_P_LATX], 0, &c->latx) ||
+           cal_node_kind_parse(node, &t->node) ||
            (strcmp(fabric, "fattree") != 0 && strcmp(fabric, "switch") != 0);
   if (rc || g > 4096 || k > 64)
     return SA_EPARSE;
@@ -319,16 +336,18 @@ void cal_cluster_cal_of(const cal_cluster *c, const cal_cluster_opts *o, const c
   out->compute = x->compute;
   out->half = x->half;
   out->steep = x->steep;
+  out->latx = x->latx;
   snprintf(out->algo, sizeof out->algo, "%s", x->algo);
   snprintf(out->preset, sizeof out->preset, "%s", c->preset->name);
   cal_cerr u = cal_cfit_errors(c->runs, c->nruns, 1, 0);
   size_t n = (size_t)snprintf(out->notes, sizeof out->notes,
                               "     Fitted by simcalib to %s: the %s cost model at each run's shape reproduces its\n"
                               "     %s times (nccl-tests timing) with |error| median %.2f%%, max %.2f%% over %d points\n"
-                              "     (r2 %.5f). The ramp 1/(1+(%.4g/s)^%.3g) of a link's rate for a message of s bytes\n"
-                              "     is smpi/bw-factor. Starting point: the %s preset.\n",
+                              "     (r2 %.5f). The ramp e(s) = 1/(1+(%.4g/s)^%.3g) of a link's rate for a message of s\n"
+                              "     bytes is smpi/bw-factor, the latency's 1 + (%.3g - 1) e(s) smpi/lat-factor. Starting\n"
+                              "     point: the %s preset.\n",
                               sources, x->algo, o->inplace ? "in-place" : "out-of-place", 100 * u.median, 100 * u.max,
-                              u.n, x->r2, x->half, x->steep, c->preset->name);
+                              u.n, x->r2, x->half, x->steep, x->latx, c->preset->name);
   for (const char *a = c->assumed; *a && n < sizeof out->notes;) {
     const char *e = strchr(a, '\n');
     n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "     Assumed: %.*s\n", (int)(e ? e - a : (long)strlen(a)),

@@ -18,7 +18,7 @@ typedef struct {
   cal_topo topo; /* its nodes are the platform's to choose */
   int has_compute;
   sa_compute compute;
-  double half, steep; /* the ramp: smpi/bw-factor */
+  double half, steep, latx; /* the ramp: smpi/bw-factor and smpi/lat-factor */
   char algo[32];      /* the algorithm it was fitted with */
   char preset[32];    /* the server it started from */
   char notes[4096];   /* what was fitted from what, how well, what was assumed */

@@ -23,23 +23,26 @@
 
 static double ramp(double half, double steep, double s) { return 1.0 / (1.0 + pow(half / s, steep)); }
 
-void cal_cfit_factor(double half, double steep, cost_piecewise *bw)
+void cal_cfit_factor(double half, double steep, double latx, cost_piecewise *bw, cost_piecewise *lat)
 {
   memset(bw, 0, sizeof *bw);
-  bw->kind = COST_FACTOR;
-  bw->dflt = 1;
-  bw->thresh[0] = 0;
-  bw->a[0] = ramp(half, steep, ldexp(1, PIECE_LO));
-  bw->n = 1;
-  for (int k = PIECE_LO + 1; k <= PIECE_HI && bw->n < COST_MAX_PIECES; k++, bw->n++) {
-    bw->thresh[bw->n] = ldexp(1, k);
-    bw->a[bw->n] = ramp(half, steep, ldexp(1, k));
+  memset(lat, 0, sizeof *lat);
+  bw->kind = lat->kind = COST_FACTOR;
+  bw->dflt = lat->dflt = 1;
+  for (int k = PIECE_LO; k <= PIECE_HI && bw->n < COST_MAX_PIECES; k++, bw->n++) {
+    double e = ramp(half, steep, ldexp(1, k));
+    bw->thresh[bw->n] = k == PIECE_LO ? 0 : ldexp(1, k);
+    bw->a[bw->n] = e;
+    lat->thresh[bw->n] = bw->thresh[bw->n];
+    lat->a[bw->n] = 1 + (latx - 1) * e;
   }
+  lat->n = bw->n;
 }
 
 static double *param(cal_cfit *f, int i)
 {
-  double *p[CAL_NPARAM] = {&f->topo.gpu_bw, &f->topo.gpu_lat, &f->topo.nic_bw, &f->topo.nic_lat, &f->half, &f->steep};
+  double *p[CAL_NPARAM] = {&f->topo.gpu_bw, &f->topo.gpu_lat, &f->topo.nic_bw, &f->topo.nic_lat,
+                           &f->half,         &f->steep,        &f->latx};
   return p[i];
 }
 
@@ -54,7 +57,7 @@ static int eval_run(cal_cfit *f, cal_crun *r)
   cal_tnet tn;
   cost_ctx *c = NULL;
   int rc = cal_tnet_build(&t, f->has_compute ? &f->compute : NULL, &tn);
-  cal_cfit_factor(f->half, f->steep, &tn.net.bw_factor);
+  cal_cfit_factor(f->half, f->steep, f->latx, &tn.net.bw_factor, &tn.net.lat_factor);
   cost_shape sh = {.nodes = r->nodes, .rpn = r->gpus, .elem = r->elem, .segment_bytes = 1 << 20, .channels = 1,
                    .density = 0.01, .timing = COST_TIMING_NCCL_TESTS};
   if (rc == 0)
@@ -172,6 +175,7 @@ static int fit_once(cal_cfit *f, cal_crun *runs, int nruns)
   /* starts: the given rates with ramps from sharp to gradual; the best end kept */
   static const double halves[] = {64e3, 1e6, 16e6}, steeps[] = {0.5, 1.0, 2.0};
   double start[CAL_NPARAM], best[CAL_NPARAM], best_cost = HUGE_VAL;
+  int best_iter = 0, best_status = 0;
   for (int i = 0; i < CAL_NPARAM; i++)
     start[i] = best[i] = *param(f, i);
   for (size_t a = 0; a < 3; a++)
@@ -185,6 +189,8 @@ static int fit_once(cal_cfit *f, cal_crun *runs, int nruns)
       double cost = descend(&pb, n);
       if (cost < best_cost) {
         best_cost = cost;
+        best_iter = f->iterations;
+        best_status = f->status;
         for (int i = 0; i < CAL_NPARAM; i++)
           best[i] = *param(f, i);
       }
@@ -193,6 +199,8 @@ static int fit_once(cal_cfit *f, cal_crun *runs, int nruns)
     }
   if (!isfinite(best_cost))
     return SA_EFIT;
+  f->iterations = best_iter;
+  f->status = best_status;
   for (int i = 0; i < CAL_NPARAM; i++)
     *param(f, i) = best[i];
   int rc = cal_cfit_eval(f, runs, nruns);

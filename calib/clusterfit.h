@@ -7,7 +7,8 @@
  * What is fitted: the GPU link's rate and latency (a node's GPUs), the NIC's rate and
  * latency (between nodes), and the ramp: a message of s bytes moves at e(s) of a link's rate,
  * e(s) = 1 / (1 + (h / s)^g), a half-rate size h and a steepness g (pipelining, protocols and
- * channels that NCCL ramps up with size). SMPI applies it as piecewise smpi/bw-factor, one
+ * channels that NCCL ramps up with size), along which the latency grows from that of the
+ * small messages to latx times it (fitted where the runs hold sizes of 64 KiB or less). SMPI applies it as piecewise smpi/bw-factor, one
  * piece per power of two (COST_MAX_PIECES), and the models with it, so that the platform
  * written from a fit is exactly what was fitted. A single-node run fits the GPU link and
  * the ramp, a multi-node one the NIC and the ramp (the GPU link too unless a single-node run
@@ -37,7 +38,7 @@ typedef struct {
   int n;
 } cal_crun;
 
-enum { CAL_P_GPU_BW, CAL_P_GPU_LAT, CAL_P_NIC_BW, CAL_P_NIC_LAT, CAL_P_HALF, CAL_P_STEEP, CAL_NPARAM };
+enum { CAL_P_GPU_BW, CAL_P_GPU_LAT, CAL_P_NIC_BW, CAL_P_NIC_LAT, CAL_P_HALF, CAL_P_STEEP, CAL_P_LATX, CAL_NPARAM };
 
 typedef struct {
   /* in */
@@ -46,6 +47,7 @@ typedef struct {
   int has_compute;       /* device work charged as the platform will charge it */
   sa_compute compute;
   double half, steep;    /* the ramp: start, then result */
+  double latx;           /* the latency at large sizes over the one at small sizes */
   int free[CAL_NPARAM];  /* the parameters the fit moves */
   /* out */
   int iterations, status; /* GSL's */
@@ -53,8 +55,10 @@ typedef struct {
   int nused;
 } cal_cfit;
 
-/* The ramp as SMPI's smpi/bw-factor (piecewise). */
-void cal_cfit_factor(double half, double steep, cost_piecewise *bw);
+/* The ramp as SMPI's smpi/bw-factor and smpi/lat-factor (piecewise): the rate factor e(s),
+ * and the latency factor 1 + (latx - 1) e(s), from the latency of the small messages
+ * (NCCL's low-latency protocol) to latx times it for the large ones (its simple one). */
+void cal_cfit_factor(double half, double steep, double latx, cost_piecewise *bw, cost_piecewise *lat);
 
 /* The model's time for every point of runs[0..nruns) (model_s), with f's parameters as
  * they are. Returns 0 or an SA_E* code (an algorithm without a model: SA_ENOMODEL). */

@@ -104,10 +104,12 @@ void cal_base_from_cluster(const cal_cluster_cal *c, cal_platform_base *b)
   b->has_gpus = 1;
   b->spec.has_compute = c->has_compute;
   b->spec.compute = c->compute;
-  cost_piecewise bw;
-  cal_cfit_factor(c->half, c->steep, &bw);
+  cost_piecewise bw, lat;
+  cal_cfit_factor(c->half, c->steep, c->latx, &bw, &lat);
   cost_piecewise_format(&bw, b->set[CAL_SMPI_BW], (int)sizeof b->set[CAL_SMPI_BW]);
+  cost_piecewise_format(&lat, b->set[CAL_SMPI_LAT], (int)sizeof b->set[CAL_SMPI_LAT]);
   b->spec.bw_factor = b->set[CAL_SMPI_BW];
+  b->spec.lat_factor = b->set[CAL_SMPI_LAT];
   const cal_preset *p = cal_preset_find(c->preset);
   char desc[512];
   sa_compute_describe(&c->compute, desc, sizeof desc);
