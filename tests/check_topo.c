@@ -193,6 +193,21 @@ START_TEST(every_dense_algorithm_verifies_on_4x8_rails)
 }
 END_TEST
 
+/* 16 GiB per rank, timed as nccl-tests does, on the shipped 4 x 8 H100: every ring hop
+ * between nodes crosses one NIC (49.1 GB/s) and each step sums its chunk (949 GB/s), so the
+ * bus bandwidth is 1 / (1/49.1 + 1/(2 x 949)) GB/s; simulation and model agree. */
+START_TEST(ring_at_16g_on_rails)
+{
+  cli_result r = cli_run("--platform hgx-h100-rails --algo ring --size 16G --timing nccl-tests --mode both", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  const cJSON *p = cli_point(&r, 0);
+  double busbw = cli_num(p, "busbw_GBps"), want = 1 / (1 / 49.1 + 1 / (2 * 0.85 * 3350 / 3));
+  ck_assert_msg(fabs(busbw / want - 1) < 0.002, "busbw %g GB/s, %g expected", busbw, want);
+  ck_assert_double_eq_tol(cli_num(p, "model_time_s"), cli_num(p, "time_s"), 1e-4 * cli_num(p, "time_s"));
+  cli_result_free(&r);
+}
+END_TEST
+
 START_TEST(bad_shapes_are_refused)
 {
   static const struct {
@@ -224,6 +239,6 @@ int main(void)
   Suite *s = suite_create("topo");
   CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
                      rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
-                     every_dense_algorithm_verifies_on_4x8_rails, bad_shapes_are_refused);
+                     every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused);
   return check_run(s);
 }
