@@ -138,16 +138,25 @@ int cal_cluster_calibrate(const cal_data *d, const cal_cluster_opts *o, cal_clus
   for (int r = 0; r < c->nruns; r++)
     for (int i = 0; i < c->runs[r].n; i++)
       f->free[CAL_P_LATX] |= c->runs[r].pt[i].used && c->runs[r].pt[i].bytes <= 65536;
-  /* a node's GPUs from any run (jointly with the NICs when no run is on one node); the
-   * NICs from runs across nodes */
+  /* a node's GPUs from any run, with the NICs from runs across nodes: the GPU links only
+   * need to keep up with the NICs in a ring across nodes, and the fit holds them to the
+   * published figure unless the times ask for more (clusterfit.c, PRIOR) */
   f->free[CAL_P_GPU_BW] = f->free[CAL_P_GPU_LAT] = 1;
   f->free[CAL_P_NIC_BW] = f->free[CAL_P_NIC_LAT] = multi > 0;
   if (!single)
-    note(c, "no single-node run: the GPU links are fitted with the NICs, where the runs depend on them%s%s\n", "", "");
+    note(c, "no single-node run: the GPU links are held to %s's figures unless the times need more%s\n",
+         c->preset->name, "");
+  /* one ring crosses between two nodes through one GPU pair, where NCCL's rings cross
+   * through every NIC of the node at once: fitted as one ring, a NIC's rate is theirs
+   * together, which is where the fit starts it */
+  if (strcmp(o->algo, "ring") == 0 && multi > 0) {
+    f->topo.nic_bw *= f->topo.nics;
+    note(c, "the NIC rate, fitted for one ring, is what NCCL's rings get through the NICs of a node together%s%s\n", "",
+         "");
+  }
   int rc = cal_cfit_run(f, c->runs, c->nruns);
   if (rc == SA_ENODATA)
-    snprintf(err, errlen, "%d points to fit %d parameters: give more sizes (or a smaller --min-bytes)", f->nused,
-             f->free[CAL_P_NIC_BW] ? 6 : 4);
+    snprintf(err, errlen, "too few points for the parameters to fit: give more sizes (or a smaller --min-bytes)");
   else if (rc)
     snprintf(err, errlen, "the fit failed: %s", sa_strerror(rc));
   return rc;
@@ -193,9 +202,10 @@ void cal_cluster_report(FILE *f, const cal_cluster *c, const cal_cluster_opts *o
             100 * h1.max, 100 * h1.geomean);
   if (u1.n)
     fputc('\n', f);
-  fprintf(f, "# node %s (%s): GPU link %.4g GB/s per direction, %.4g us; %d NICs %.4g GB/s, %.4g us%s\n",
-          cal_node_kind_name(x->topo.node), c->preset->name, x->topo.gpu_bw / 1e9, x->topo.gpu_lat * 1e6, x->topo.nics,
-          x->topo.nic_bw / 1e9, x->topo.nic_lat * 1e6, x->free[CAL_P_NIC_BW] ? "" : " (not fitted: no multi-node run)");
+  fprintf(f, "# node %s (%s): GPU link %.4g GB/s per direction, %.4g us%s; %d NICs %.4g GB/s, %.4g us%s\n",
+          cal_node_kind_name(x->topo.node), c->preset->name, x->topo.gpu_bw / 1e9, x->topo.gpu_lat * 1e6,
+          x->free[CAL_P_GPU_BW] ? "" : " (not fitted: no single-node run)", x->topo.nics, x->topo.nic_bw / 1e9,
+          x->topo.nic_lat * 1e6, x->free[CAL_P_NIC_BW] ? "" : " (not fitted: no multi-node run)");
   fprintf(f, "# ramp: a message of s bytes moves at e(s) = 1/(1+(%.4g/s)^%.3g) of its link's rate (%.0f%% at 1 MiB, %.0f%% "
              "at 64 MiB), its latency going from 1 to %.3g times the links' as e(s) goes from 0 to 1\n",
           x->half, x->steep, 100 / (1 + pow(x->half / 1048576, x->steep)), 100 / (1 + pow(x->half / 67108864, x->steep)),

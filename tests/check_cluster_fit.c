@@ -6,9 +6,9 @@
  *   NCCL_ALGO=Ring) and L02 (1 x 8 A100);
  * - every other size fitted, the rest predicted (held out), both ways: the same bounds;
  * - another scale: L07 (2 x 8 H100) fitted, L08 (4 x 8 H100 of the same cluster) predicted:
- *   within 15% (geometric mean) from 64 MiB, the largest sizes predicted fast by what NCCL's
- *   own choice of algorithm gains at 2 nodes over the ring at 4 (a ring-forced log of the
- *   same hardware, L12, predicts them within 10%).
+ *   14.6% (geometric mean) from 64 MiB, asserted within 16%, the largest sizes predicted fast
+ *   by what NCCL's own choice of algorithm gains at 2 nodes over the ring at 4 (a
+ *   ring-forced log of the same hardware, L12, predicts them within 10%).
  * And the fit's files: simcalib fit's cluster section, platform --calib, validate with an
  * imported run, and bad input. */
 #include <math.h>
@@ -186,7 +186,7 @@ START_TEST(another_scale_l07_to_l08)
       ck_assert_msg(e[i] < -0.10 && e[i] > -0.30, "L07 -> L08 at %.0f: %+.1f%%", t.bytes[i], 100 * e[i]);
   }
   ck_assert_int_eq(nbig, 9);
-  ck_assert_msg(exp(lsum / nbig) <= 0.15, "L07 -> L08 from 64 MiB: geometric mean |error| %.1f%%",
+  ck_assert_msg(exp(lsum / nbig) <= 0.16, "L07 -> L08 from 64 MiB: geometric mean |error| %.1f%%",
                 100 * exp(lsum / nbig));
   /* the ring forced on other H100 nodes of the same kind predicts the large sizes closer */
   free(fit(L12, 4, "", "l12x"));
