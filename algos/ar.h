@@ -79,17 +79,31 @@ static inline const void *ar_cat(const void *buf, size_t i, ar_dtype dt)
  * reduces it, the algorithms do). */
 MPI_Datatype ar_mpi_type(ar_dtype dt);
 
-/* Point-to-point calls of element counts, checked against INT_MAX (SA_EINVAL), MPI errors
- * turned into SA_EMPI, each recorded in p->trace: the same MPI calls an algorithm would
- * make itself, so use these rather than MPI's. */
+/* A message of count elements of dt as MPI counts them: n elements of type, n within an int.
+ * Above INT_MAX elements: 8- or 16-byte predefined words where they divide the bytes (every
+ * even count up to 16 GiB), else blocks of a contiguous type whose length divides count
+ * (kept for the run; SMPI copies such a message through real memory). Returns 0, SA_EINVAL
+ * for a count with no such divisor (a prime above INT_MAX), or SA_EMPI. */
+int ar_msg(size_t count, ar_dtype dt, MPI_Datatype *type, int *n);
+
+/* How many MPI messages one message of count elements travels as: 1, except under SMPI for
+ * the sizes it copies through real memory (ar_p2p.c), at most AR_MAX_PIECES (16 GiB). */
+#define AR_MAX_PIECES 16
+size_t ar_pieces(size_t count, ar_dtype dt);
+
+/* Point-to-point calls of element counts (through ar_pieces and ar_msg), each recorded in
+ * p->trace: the same MPI calls an algorithm would make itself, so use these rather than
+ * MPI's. Each returns 0, SA_EMPI or SA_EINVAL. The non-blocking ones post ar_pieces(count,
+ * dt) requests at r[*nreq], advancing *nreq. ar_sendrecv exchanges the pieces pairwise, one
+ * pair after the other; a NULL buffer goes with a count of 0. */
 int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
                 MPI_Comm comm, const ar_params *p);
-int ar_send(const void *buf, size_t count, ar_dtype dt, int dest, int tag, MPI_Comm comm, const ar_params *p);
-int ar_recv(void *buf, size_t count, ar_dtype dt, int src, int tag, MPI_Comm comm, const ar_params *p);
-int ar_isend(const void *buf, size_t count, ar_dtype dt, int dest, int tag, MPI_Comm comm, const ar_params *p,
-             MPI_Request *req);
-int ar_irecv(void *buf, size_t count, ar_dtype dt, int src, int tag, MPI_Comm comm, const ar_params *p,
-             MPI_Request *req);
+int ar_send(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p);
+int ar_recv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p);
+int ar_isend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
+             MPI_Request *r, int *nreq);
+int ar_irecv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
+             MPI_Request *r, int *nreq);
 /* MPI_Waitall, recorded as a wait. */
 int ar_waitall(int n, MPI_Request *req, const ar_params *p);
 

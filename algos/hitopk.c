@@ -14,7 +14,8 @@
  *   The result is sum over nodes of TopK(node sum of each shard): not the dense sum.
  *   In timing mode the data is not real, so the union's size is [Shi21]'s worst case for
  *   eq. 10, all m*k~ indices distinct, or k~ (1 + (m-1)(1-F)) with --overlap F.
- * Restrictions: p a multiple of R = --ranks-per-node; nodes alike.
+ * Restrictions: p a multiple of R = --ranks-per-node; nodes alike; at most 2^32 elements
+ *   (32-bit indices).
  * Cost [Shi21, eqs. 7-10]: (n-1) alpha_intra + (n-1)/n d s beta_intra + (n-1)/n d gamma
  *   + t_mstopk(d/n) + 2 (m-1) alpha_inter + (m-1) k~ (s_v + s_i) n beta_inter
  *   + t_zero(d/n) + t_scatter(m k~) + 3 (n-1) alpha_intra + (n-1) u (s_v + s_i) beta_intra
@@ -84,6 +85,8 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
   int rank, size, rc = ar_ranks(comm, &rank, &size);
   if (rc || count == 0)
     return rc;
+  if (count > AR_SPARSE_MAX_COUNT)
+    return SA_EINVAL;
   if (sendbuf == MPI_IN_PLACE)
     sendbuf = recvbuf;
   int rpn = p->ranks_per_node > 0 ? p->ranks_per_node : 1;

@@ -2,14 +2,13 @@
  *
  * Algorithm: whatever the library selects (under SMPI its smpi/allreduce selector,
  *   which --cfg=smpi/allreduce:NAME changes).
- * Restrictions: none.
+ * Restrictions: none; above 2^30 elements the call is made once per piece of at most 2^30
+ *   (MPI counts are ints), one after the other.
  * Cost: the library's; under SMPI the sums are charged at the platform's reduce_bw like
  *   every other algorithm's, through a user-defined MPI_Op.
  */
 #include "algos.h"
 #include "ar_hostprops.h"
-
-#include <limits.h>
 
 static ar_dtype op_dtype(const MPI_Datatype *t) { return *t == MPI_FLOAT ? AR_FP32 : AR_FP16; }
 
@@ -38,8 +37,6 @@ static void op_charge(void *in, void *inout, int *len, MPI_Datatype *t)
 
 int ar_mpi(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
 {
-  if (count > (size_t)INT_MAX)
-    return SA_EINVAL;
   if (count == 0)
     return 0;
   MPI_Op op = MPI_SUM;
@@ -53,7 +50,13 @@ int ar_mpi(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
     own_op = 1;
   }
   double t0 = ar_trace_start(p->trace);
-  int rc = MPI_Allreduce(sendbuf, recvbuf, (int)count, ar_mpi_type(dt), op, comm);
+  int rc = MPI_SUCCESS;
+  const size_t piece = (size_t)1 << 30;
+  for (size_t off = 0; off < count && rc == MPI_SUCCESS; off += piece) {
+    size_t n = count - off < piece ? count - off : piece;
+    rc = MPI_Allreduce(sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : ar_cat(sendbuf, off, dt), ar_at(recvbuf, off, dt), (int)n,
+                       ar_mpi_type(dt), op, comm);
+  }
   long long bytes = (long long)(count * ar_dtype_size(dt));
   ar_trace_step(p->trace, AR_EV_COLLECTIVE, t0, comm, bytes, -1, bytes, -1);
   ar_phase_end(p->phases, AR_PH_ALLREDUCE);

@@ -10,7 +10,6 @@
  *
  *   gather:  1 -> 0, 2 -> 0, ..., p-1 -> 0      bcast:  0 -> 1, 0 -> 2, ..., 0 -> p-1
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "algos.h"
@@ -20,8 +19,6 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
   int rank, size, rc;
   if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))
     return rc;
-  if (count > INT_MAX)
-    return SA_EINVAL;
   if (rank != 0) {
     rc = ar_send(sendbuf, count, dt, 0, 0, comm, p);
     ar_phase_end(p->phases, AR_PH_GATHER_REDUCE);
@@ -32,24 +29,26 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
   }
 
   void **tmp = calloc((size_t)size, sizeof *tmp);
-  MPI_Request *req = calloc((size_t)size, sizeof *req);
+  MPI_Request *req = calloc((size_t)size * ar_pieces(count, dt), sizeof *req);
+  int nreq = 0;
   rc = tmp && req ? 0 : SA_ENOMEM;
   for (int i = 1; i < size && rc == 0; i++) {
     tmp[i] = ar_alloc(p, count * ar_dtype_size(dt));
-    rc = tmp[i] ? ar_irecv(tmp[i], count, dt, i, 0, comm, p, &req[i - 1]) : SA_ENOMEM;
+    rc = tmp[i] ? ar_irecv(tmp[i], count, dt, i, 0, comm, p, req, &nreq) : SA_ENOMEM;
   }
-  if (rc == 0 && size > 1)
-    rc = ar_waitall(size - 1, req, p);
+  if (rc == 0 && nreq)
+    rc = ar_waitall(nreq, req, p);
   if (rc == 0)
     ar_copy(p, recvbuf, sendbuf, count, dt);
   for (int i = 1; i < size && rc == 0; i++)
     ar_reduce(p, recvbuf, recvbuf, tmp[i], count, dt);
   ar_phase_end(p->phases, AR_PH_GATHER_REDUCE);
 
+  nreq = 0;
   for (int i = 1; i < size && rc == 0; i++)
-    rc = ar_isend(recvbuf, count, dt, i, 1, comm, p, &req[i - 1]);
-  if (rc == 0 && size > 1)
-    rc = ar_waitall(size - 1, req, p);
+    rc = ar_isend(recvbuf, count, dt, i, 1, comm, p, req, &nreq);
+  if (rc == 0 && nreq)
+    rc = ar_waitall(nreq, req, p);
   ar_phase_end(p->phases, AR_PH_BCAST);
   for (int i = 1; tmp && i < size; i++)
     ar_free(p, tmp[i]);

@@ -2,7 +2,6 @@
  * every ring's receive and send before waiting, so rings on disjoint links run at once. */
 #include "ring_core.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 static int mod(int a, int n) { return ((a % n) + n) % n; }
@@ -26,25 +25,20 @@ size_t ar_ring_chunk_len(const ar_ring_spec *r, int c) { return ar_part_len(r->l
  * A single ring makes one MPI_Sendrecv: the same two messages, but under SMPI every MPI
  * call reads the thread's CPU clock twice (a system call), and three calls a step cost a
  * third of a 128-rank ring's wall time. */
-static int exchange(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm, const ar_ring_spec *rings,
-                    int nrings, const int *sc, const int *rc, MPI_Request *req)
+static int exchange(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm, const ar_params *q,
+                    const ar_ring_spec *rings, int nrings, const int *sc, const int *rc, MPI_Request *req)
 {
-  MPI_Datatype t = ar_mpi_type(dt);
+  int nreq = 0;
   for (int k = 0; k < nrings; k++) {
     size_t rl = ar_ring_chunk_len(&rings[k], rc[k]), sl = ar_ring_chunk_len(&rings[k], sc[k]);
-    if (rl > INT_MAX || sl > INT_MAX)
-      return SA_EINVAL;
+    const void *src = ar_cat(sbuf, ar_ring_chunk_off(&rings[k], sc[k]), dt);
     if (nrings == 1)
-      return MPI_Sendrecv(ar_cat(sbuf, ar_ring_chunk_off(&rings[0], sc[0]), dt), (int)sl, t, rings[0].next, 0, rbuf[0],
-                          (int)rl, t, rings[0].prev, 0, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS
-                 ? 0
-                 : SA_EMPI;
-    if (MPI_Irecv(rbuf[k], (int)rl, t, rings[k].prev, k, comm, &req[2 * k]) != MPI_SUCCESS ||
-        MPI_Isend(ar_cat(sbuf, ar_ring_chunk_off(&rings[k], sc[k]), dt), (int)sl, t, rings[k].next, k, comm,
-                  &req[2 * k + 1]) != MPI_SUCCESS)
-      return SA_EMPI;
+      return ar_sendrecv(src, sl, rings[0].next, rbuf[0], rl, rings[0].prev, dt, comm, q);
+    int e = ar_irecv(rbuf[k], rl, dt, rings[k].prev, k, comm, q, req, &nreq);
+    if (e || (e = ar_isend(src, sl, dt, rings[k].next, k, comm, q, req, &nreq)))
+      return e;
   }
-  return MPI_Waitall(2 * nrings, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS ? 0 : SA_EMPI;
+  return ar_waitall(nreq, req, q);
 }
 
 /* The exchange, recorded as one step with every ring's bytes (and its peers for one ring). */
@@ -52,7 +46,9 @@ static int step(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm,
                 const ar_ring_spec *rings, int nrings, const int *sc, const int *rc, MPI_Request *req)
 {
   double t0 = ar_trace_start(p->trace);
-  int status = exchange(sbuf, rbuf, dt, comm, rings, nrings, sc, rc, req);
+  ar_params q = *p; /* the messages untraced: the step is recorded as one */
+  q.trace = NULL;
+  int status = exchange(sbuf, rbuf, dt, comm, &q, rings, nrings, sc, rc, req);
   if (p->trace) {
     long long sent = 0, got = 0;
     for (int k = 0; k < nrings; k++) {
@@ -65,7 +61,8 @@ static int step(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm,
   return status;
 }
 
-/* Scratch for the rings' steps: one block of nrings request pairs, chunk indices and buffers. */
+/* Scratch for the rings' steps: requests for nrings pairs of messages (each in up to
+ * AR_MAX_PIECES pieces), chunk indices and buffers. */
 typedef struct {
   MPI_Request *req;
   int *sc, *rc;
@@ -74,7 +71,7 @@ typedef struct {
 
 static int state_init(step_state *s, int nrings)
 {
-  s->req = malloc(sizeof *s->req * 2 * (size_t)nrings);
+  s->req = malloc(sizeof *s->req * 2 * AR_MAX_PIECES * (size_t)nrings);
   s->sc = malloc(sizeof(int) * 2 * (size_t)nrings);
   s->rbuf = calloc((size_t)nrings, sizeof *s->rbuf);
   s->rc = s->sc ? s->sc + nrings : NULL;

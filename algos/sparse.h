@@ -5,6 +5,12 @@
 
 #include <stdint.h>
 
+/* Indices are 32-bit: a top-k algorithm takes at most 2^32 elements per rank (16 GiB of
+ * fp32). */
+#define AR_SPARSE_MAX_COUNT ((size_t)UINT32_MAX + 1)
+
+#include <stdint.h>
+
 #include "ar.h"
 #include "ring_core.h"
 #include "topk_select.h"

@@ -6,7 +6,8 @@
  *   over all ranks, the k values then the k indices [Shi21, eq. 3]; (scatter-add) the
  *   result is zeroed and the p*k pairs added into it. The result is the sum over ranks of
  *   each rank's top-k: not the dense sum.
- * Restrictions: none; any p; k = round(rho*count), at least 1 (count = 0 returns).
+ * Restrictions: any p; k = round(rho*count), at least 1 (count = 0 returns); at most 2^32
+ *   elements (32-bit indices).
  * Cost: t_select + 2 (p-1) alpha + (p-1) k (s_v + s_i) beta + k (s_v + s_i) c + t_zero
  *   + t_scatter(p k) (two ring allgathers of p-1 steps, k values then k indices, after the
  *   rank's own pairs are copied into place at c seconds per byte;
@@ -27,6 +28,8 @@ int ar_topk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
   int rank, size, rc = ar_ranks(comm, &rank, &size);
   if (rc || count == 0)
     return rc;
+  if (count > AR_SPARSE_MAX_COUNT)
+    return SA_EINVAL;
   const void *send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; /* read before recvbuf is zeroed */
   size_t k = ar_topk_k(count, p->density), es = ar_dtype_size(dt);
   if (p->phases)

@@ -33,7 +33,8 @@ static size_t seg_len(const tree_state *s, int k)
 static int post(void *buf, size_t n, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p, MPI_Request *r,
                 int recv)
 {
-  return recv ? ar_irecv(buf, n, dt, peer, tag, comm, p, r) : ar_isend(buf, n, dt, peer, tag, comm, p, r);
+  int nreq = 0; /* one request: segments are at most AR_TREE_MAX_SEGMENT, never in pieces */
+  return recv ? ar_irecv(buf, n, dt, peer, tag, comm, p, r, &nreq) : ar_isend(buf, n, dt, peer, tag, comm, p, r, &nreq);
 }
 
 typedef struct {
@@ -159,7 +160,7 @@ static int run_phase(tree_state *st, int nparts, int bcast, const void *sendbuf,
 int ar_tree_allreduce(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p,
                       const ar_tree_part *parts, int nparts)
 {
-  size_t seg = p->segment_bytes / ar_dtype_size(dt);
+  size_t seg = (p->segment_bytes < AR_TREE_MAX_SEGMENT ? p->segment_bytes : AR_TREE_MAX_SEGMENT) / ar_dtype_size(dt);
   int nall = nparts * 3 * SLOTS, total = 1;
   tree_state *st = calloc((size_t)nparts, sizeof *st);
   MPI_Request *all = calloc((size_t)nall, sizeof *all);

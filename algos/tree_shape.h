@@ -2,6 +2,11 @@
 #ifndef AR_TREE_SHAPE_H
 #define AR_TREE_SHAPE_H
 
+/* The trees' largest segment, bytes: one above 1 GiB pipelines nothing, and so stays one
+ * message (algos/ar_p2p.c); a larger --segment is capped here, by the algorithms and their
+ * model alike. */
+#define AR_TREE_MAX_SEGMENT ((size_t)1 << 30)
+
 /* A rank's place in one tree: its parent (-1 at the root) and up to three children. */
 typedef struct {
   int parent;

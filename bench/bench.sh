@@ -101,6 +101,20 @@ echo "mission_links_wall_ratio $(median <"$TMP/links.r")"
 echo "mission_links_trace_wall_ratio $(median <"$TMP/trace.r")"
 echo "algo_all_wall_s $(median <"$TMP/all.w")"
 
+# the largest size, nccl-tests timing, on 4 x 8 H100 with 8 rails: 16 GiB per rank in shared
+# payloads (messages of 512 MiB), what it costs in time and memory
+: >"$TMP/rails.w"
+: >"$TMP/rails.m"
+i=0
+while [ "$i" -lt "$REPS" ]; do
+  run rails --platform hgx-h100-rails.xml --algo ring --size 16G --timing nccl-tests --mode sim >>"$TMP/rails.w"
+  cat "$TMP/rails.rss" >>"$TMP/rails.m"
+  i=$((i + 1))
+done
+echo "rails32_ring16g_wall_s $(median <"$TMP/rails.w")"
+echo "rails32_ring16g_peak_mem_MiB $(awk '{ printf "%.0f\n", $1 / 1024 }' "$TMP/rails.m" | median)"
+echo "rails32_ring16g_simtime_s $(simtime "$TMP/rails.csv")"
+
 # one query of the NCCL tuner plugin (bench/tuner_query.c), in ns: a table of 3 ranges and one
 # of 1035, side by side
 "${TUNER_QUERY:-bin/bench_tuner_query}" "${TUNER_SO:-build/tuner/libnccl-tuner-simallreduce.so}" "$TMP"

@@ -43,13 +43,20 @@ int cal_calibration_read(const char *path, cal_calibration *c, char *err, size_t
   cJSON *root = cJSON_Parse(text);
   const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
   const cJSON *machine = cJSON_GetObjectItemCaseSensitive(root, "machine");
+  const cJSON *cluster = cJSON_GetObjectItemCaseSensitive(root, "cluster");
   int rc = SA_EPARSE;
+  if (root)
+    c->has_smpi = cal_smpi_from_json(cJSON_GetObjectItemCaseSensitive(root, "smpi"), &c->smpi) == 0;
   if (!root)
     snprintf(err, errlen, "%s is not JSON", path);
   else if (!cJSON_IsString(schema) || strcmp(schema->valuestring, CAL_CALIBRATION_SCHEMA) != 0)
     snprintf(err, errlen, "%s is not a calibration file (simcalib fit writes them)", path);
-  else if (cal_smpi_from_json(cJSON_GetObjectItemCaseSensitive(root, "smpi"), &c->smpi) != 0)
-    snprintf(err, errlen, "%s: no usable \"smpi\" network settings (was a ping-pong measured?)", path);
+  else if (cluster && cal_cluster_cal_from_json(cluster, &c->cluster) != 0)
+    snprintf(err, errlen, "%s: malformed \"cluster\" fit", path);
+  else if (!c->has_smpi && !c->cluster.has)
+    snprintf(err, errlen, "%s: no usable \"smpi\" network settings (was a ping-pong measured?) and no \"cluster\" fit "
+                          "of allreduce runs",
+             path);
   else if (read_compute(cJSON_GetObjectItemCaseSensitive(root, "compute"), c) != 0)
     snprintf(err, errlen, "%s: malformed \"compute\".\"platform\" properties", path);
   else

@@ -4,21 +4,24 @@
 
 #include <stddef.h>
 
+#include "clustercal.h"
 #include "computefit.h"
 #include "smpi_fit.h"
 
 #define CAL_CALIBRATION_SCHEMA "simallreduce-calibration-1"
 
 typedef struct {
+  int has_smpi;    /* a ping-pong was fitted: smpi */
   cal_smpi smpi;
+  cal_cluster_cal cluster; /* allreduce runs were fitted (cluster.has) */
   int has_compute;
   sa_compute compute;
   char compute_device[8];
   char machine[128];
 } cal_calibration;
 
-/* Reads what a platform needs from a calibration file. Returns 0, or SA_EIO/SA_EPARSE
- * with err naming the problem. */
+/* Reads what a platform needs from a calibration file: a ping-pong's SMPI settings, a
+ * cluster fit, or both. Returns 0, or SA_EIO/SA_EPARSE with err naming the problem. */
 int cal_calibration_read(const char *path, cal_calibration *c, char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,6 @@
 /* cli_util.c: error lines, number parsing and paths shared by the subcommands. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -59,6 +60,45 @@ int cal_parse_double(const char *s, double lo, double hi, double *out)
     return SA_EINVAL;
   *out = v;
   return 0;
+}
+
+/* A number followed by one of the units, each with its multiplier. */
+static int parse_unit(const char *s, const char *const *units, const double *mult, size_t n, double *out)
+{
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || !isfinite(v) || v < 0)
+    return SA_EINVAL;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(end, units[i]) == 0) {
+      *out = v * mult[i];
+      return isfinite(*out) ? 0 : SA_EINVAL;
+    }
+  return SA_EINVAL;
+}
+
+int cal_parse_rate(const char *s, double *out)
+{
+  static const char *const u[] = {"", "Bps", "B/s", "kBps", "MBps", "MB/s", "GBps", "GB/s", "TBps", "TB/s",
+                                  "bps", "Mbps", "Mb/s", "Gbps", "Gb/s", "Tbps"};
+  static const double m[] = {1, 1, 1, 1e3, 1e6, 1e6, 1e9, 1e9, 1e12, 1e12, 0.125, 0.125e6, 0.125e6, 0.125e9, 0.125e9,
+                             0.125e12};
+  return parse_unit(s, u, m, sizeof m / sizeof m[0], out) == 0 && *out > 0 ? 0 : SA_EINVAL;
+}
+
+int cal_parse_time(const char *s, double *out)
+{
+  static const char *const u[] = {"", "s", "ms", "us", "ns"};
+  static const double m[] = {1, 1, 1e-3, 1e-6, 1e-9};
+  return parse_unit(s, u, m, sizeof m / sizeof m[0], out) == 0 && *out <= 1 ? 0 : SA_EINVAL;
+}
+
+const char *cal_option_name(const struct option *opts, int val)
+{
+  for (; opts->name; opts++)
+    if (opts->val == val)
+      return opts->name;
+  return "";
 }
 
 FILE *cal_table_stream(const char *out_path) { return strcmp(out_path, "-") == 0 ? stderr : stdout; }

@@ -26,6 +26,15 @@ int cal_bad_option(const char *cmd, int c, const char *arg);
 int cal_parse_int(const char *s, long lo, long hi, long *out);
 int cal_parse_double(const char *s, double lo, double hi, double *out);
 
+/* A rate (bytes/s; "450GBps", "450GB/s", "400Gbps", "50e9") above 0, a time (s; "1us",
+ * "500ns", "2e-6") of at most 1 s; 0 or SA_EINVAL. */
+int cal_parse_rate(const char *s, double *out);
+int cal_parse_time(const char *s, double *out);
+
+struct option;
+/* The long name of the option whose val is val in a getopt_long table ("" if none). */
+const char *cal_option_name(const struct option *opts, int val);
+
 /* Where a human-readable table goes: stderr when the JSON output is stdout. */
 FILE *cal_table_stream(const char *out_path);
 

@@ -6,6 +6,7 @@
 #include "common/sa_error.h"
 #include "busylink.h"
 #include "calibration.h"
+#include "clustercal.h"
 #include "collfit.h"
 #include "commands.h"
 #include "computefit.h"
@@ -26,7 +27,11 @@ static void usage(FILE *f)
         "the platform gets. Kernels become fixed + per-unit costs and the platform's reduce_bw,\n"
         "reduce_lat, copy_bw (per byte), topk_a/b (exact top-k, per element), mstopk_a/b (per\n"
         "input byte), scatter_a/b (per pair); allreduce points (nccl-tests, OSU) get an alpha-beta\n"
-        "line per source and rank count.\n"
+        "line per source and rank count, and where their runs say their shape, a cluster fit: the\n"
+        "node's and the NICs' rates and latencies and a bandwidth ramp with message size, such\n"
+        "that an algorithm's cost model at each run's shape gives its times (simcalib platform\n"
+        "--calib then draws that cluster at any size):\n"
+        CAL_CLUSTER_OPTIONS
         "\n"
         "--per-byte stream fits, instead of the ping-pong, one-way time = the ping-pong's time at\n"
         "its smallest size + the streaming test's time per message: the cost of a message on a\n"
@@ -36,13 +41,14 @@ static void usage(FILE *f)
         f);
 }
 
-enum { O_TOL = 256, O_MAXSEG, O_REF, O_DEVICE, O_PERBYTE, O_HELP };
+enum { O_TOL = 256, O_MAXSEG, O_REF, O_DEVICE, O_PERBYTE, O_HELP, O_CLUSTER };
 
 static const struct option longopts[] = {
     {"tol", required_argument, NULL, O_TOL},       {"max-segments", required_argument, NULL, O_MAXSEG},
     {"reference", required_argument, NULL, O_REF}, {"device", required_argument, NULL, O_DEVICE},
     {"per-byte", required_argument, NULL, O_PERBYTE},
-    {"help", no_argument, NULL, O_HELP},           {NULL, 0, NULL, 0},
+    {"help", no_argument, NULL, O_HELP},           CAL_CLUSTER_LONGOPTS(O_CLUSTER),
+    {NULL, 0, NULL, 0},
 };
 
 typedef struct {
@@ -50,6 +56,7 @@ typedef struct {
   int stream; /* per-byte cost from the streaming test */
   double tol;
   long max_seg;
+  cal_cluster_opts cluster;
 } fit_opts;
 
 static void summary(FILE *f, const cal_netfit *nf)
@@ -147,6 +154,26 @@ static int run(const fit_opts *o, int nin, char **in)
   }
   cJSON *coll = cal_coll_fit_json(&d);
   cJSON_AddItemToObject(root, "collectives", coll);
+  cal_cluster cl;
+  int krc = cal_cluster_calibrate(&d, &o->cluster, &cl, err, sizeof err);
+  if (krc == 0) {
+    char sources[1024] = "";
+    for (int i = 0; i < nin; i++)
+      snprintf(sources + strlen(sources), sizeof sources - strlen(sources), "%s%s", i ? " and " : "", in[i]);
+    cal_cluster_cal cc;
+    cal_cluster_cal_of(&cl, &o->cluster, sources, &cc);
+    cJSON *cj = cal_cluster_json(&cl, &o->cluster);
+    cJSON_ReplaceItemInObjectCaseSensitive(cj, "notes", cJSON_CreateString(cc.notes));
+    cJSON_AddItemToObject(root, "cluster", cj);
+    cal_cluster_report(tab, &cl, &o->cluster);
+  } else if (krc != SA_ENODATA || cJSON_GetArraySize(coll) > 0) {
+    fprintf(stderr, "simcalib: note: no cluster fit of the allreduce runs: %s\n", err);
+  }
+  cal_cluster_free(&cl);
+  if (krc == SA_ENOMEM) {
+    status = cal_fail("out of memory");
+    goto out;
+  }
   if (!have[0] && !have[1] && crc == SA_ENODATA && cJSON_GetArraySize(coll) == 0) {
     status = cal_bad("nothing to fit: no ping-pong, kernel or allreduce points in the input");
     goto out;
@@ -164,7 +191,7 @@ out:
 
 int cal_cmd_fit(int argc, char **argv)
 {
-  fit_opts o = {"-", NULL, "", 0, CAL_NET_TOL, CAL_NET_MAX_SEG};
+  fit_opts o = {"-", NULL, "", 0, CAL_NET_TOL, CAL_NET_MAX_SEG, {.algo = "ring"}};
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
@@ -194,7 +221,13 @@ int cal_cmd_fit(int argc, char **argv)
       o.stream = strcmp(optarg, "stream") == 0;
       break;
     case O_HELP: usage(stdout); return 0;
-    default: return cal_bad_option("fit", c, argv[optind - 1]);
+    default:
+      if (c >= O_CLUSTER && c < O_CLUSTER + CAL_CLUSTER_NOPTS) {
+        if (cal_cluster_option(&o.cluster, cal_option_name(longopts, c), optarg ? optarg : "") < 0)
+          return 2;
+        break;
+      }
+      return cal_bad_option("fit", c, argv[optind - 1]);
     }
   }
   if (optind >= argc)

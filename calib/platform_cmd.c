@@ -1,31 +1,80 @@
-/* platform_cmd.c: `simcalib platform`: calibration + cluster shape -> platform XML. */
+/* platform_cmd.c: `simcalib platform`: a calibration, a preset server or nccl-tests logs, a
+ * cluster shape and the node and fabric of choice -> platform XML. */
 #include <getopt.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "common/sa_error.h"
-#include "calibration.h"
 #include "commands.h"
-#include "platform_gen.h"
+#include "import.h"
+#include "platform_base.h"
 
 static void usage(FILE *f)
 {
-  fputs("usage: simcalib platform --calib calib.json --nodes N --gpus-per-node G [--nics K] [-o X.xml]\n"
+  fputs("usage: simcalib platform (--calib calib.json | --from-nccl-tests LOG [--from-nccl-tests LOG2] |\n"
+        "                          --preset NAME | --node KIND --gpu-bw R --nic-rate R)\n"
+        "                         --nodes N [--gpus-per-node G] [-o X.xml] [--name NAME]\n"
+        "                         [--node nvswitch|pcie|dgx1-mesh|cluster] [--gpu-bw R] [--gpu-lat T]\n"
+        "                         [--gpus-per-switch S] [--nics K] [--nic-rate R] [--nic-lat T] [--rails]\n"
+        "                         [--fabric switch|fattree] [--oversubscription F] [--nodes-per-leaf L]\n"
         "\n"
-        "Writes a platform that simallreduce --platform X.xml runs on: hosts node<i>-gpu<j>, one\n"
-        "cluster zone per node (per NIC rail with K > 1; G must be a multiple of K), NIC links\n"
-        "into a switch, the fitted route latencies and bandwidths, SMPI's fitted lat/bw factors\n"
-        "in <config>, and the fitted compute costs as host properties. simcalib check simulates\n"
-        "the ping-pong on it against the measurement.\n",
+        "Writes a platform that simallreduce --platform X.xml runs on: hosts node<i>-gpu<j>, the\n"
+        "node's GPUs joined as KIND says (nvswitch: each GPU's NVLinks into one switch at R per\n"
+        "direction; pcie: PCIe switches of S GPUs under two CPU sockets; dgx1-mesh: the DGX-1\n"
+        "cube mesh, R per NVLink; cluster: a private link per GPU, also on its way to the NIC),\n"
+        "K NICs per node (GPU j on NIC floor(j*K/G)), one switch between the nodes or a fat-tree\n"
+        "of leaves (--rails: leaf k holds NIC k of every node; else L nodes per leaf, default 32)\n"
+        "whose uplinks carry their NICs' rate / F.\n"
+        "\n"
+        "--calib: a calibration (simcalib fit): a cluster fit of allreduce runs, else a\n"
+        "ping-pong's routes, SMPI factors and compute costs. --from-nccl-tests: all_reduce_perf\n"
+        "logs (a single-node one and a multi-node one, or either), fitted here as simcalib fit\n"
+        "does (the fit's table on stderr): a platform of the same node and fabric at --nodes N.\n"
+        "--preset: a server from its published figures (hgx-h100, ...). Rates as 450GBps,\n"
+        "450GB/s, 400Gbps or bytes/s; times as 1us, 500ns or seconds. The fit's options:\n"
+        CAL_CLUSTER_OPTIONS,
         f);
 }
 
-enum { O_CALIB = 256, O_NODES, O_GPUS, O_NICS, O_HELP };
+enum {
+  O_CALIB = 256, O_NODES, O_GPUS, O_NICS, O_HELP, O_PRESET, O_NAME, O_NODE, O_GPU_BW, O_GPU_LAT, O_PER_SWITCH,
+  O_NIC_RATE, O_NIC_LAT, O_RAILS, O_FABRIC, O_OVERSUB, O_PER_LEAF, O_FROM, O_CLUSTER
+};
 
 static const struct option longopts[] = {
-    {"calib", required_argument, NULL, O_CALIB}, {"nodes", required_argument, NULL, O_NODES},
-    {"gpus-per-node", required_argument, NULL, O_GPUS}, {"nics", required_argument, NULL, O_NICS},
-    {"help", no_argument, NULL, O_HELP},         {NULL, 0, NULL, 0},
+    {"calib", required_argument, NULL, O_CALIB},
+    {"nodes", required_argument, NULL, O_NODES},
+    {"gpus-per-node", required_argument, NULL, O_GPUS},
+    {"nics", required_argument, NULL, O_NICS},
+    {"preset", required_argument, NULL, O_PRESET},
+    {"name", required_argument, NULL, O_NAME},
+    {"node", required_argument, NULL, O_NODE},
+    {"gpu-bw", required_argument, NULL, O_GPU_BW},
+    {"gpu-lat", required_argument, NULL, O_GPU_LAT},
+    {"gpus-per-switch", required_argument, NULL, O_PER_SWITCH},
+    {"nic-rate", required_argument, NULL, O_NIC_RATE},
+    {"nic-lat", required_argument, NULL, O_NIC_LAT},
+    {"rails", no_argument, NULL, O_RAILS},
+    {"fabric", required_argument, NULL, O_FABRIC},
+    {"oversubscription", required_argument, NULL, O_OVERSUB},
+    {"nodes-per-leaf", required_argument, NULL, O_PER_LEAF},
+    {"from-nccl-tests", required_argument, NULL, O_FROM},
+    {"help", no_argument, NULL, O_HELP},
+    CAL_CLUSTER_LONGOPTS(O_CLUSTER),
+    {NULL, 0, NULL, 0},
 };
+
+/* The command line's own choices, applied over the base: set[o] says which were given. */
+#define MAX_LOGS 4
+typedef struct {
+  const char *calib, *preset, *out, *name;
+  const char *logs[MAX_LOGS];
+  int nlogs;
+  cal_cluster_opts fit;
+  long nodes, gpus;
+  cal_topo t;
+  int set[O_CLUSTER + CAL_CLUSTER_NOPTS];
+} platform_opts;
 
 static const char *base_name(const char *path)
 {
@@ -33,60 +82,226 @@ static const char *base_name(const char *path)
   return s ? s + 1 : path;
 }
 
+static int parse(platform_opts *o, int c, const char *arg)
+{
+  long v;
+  o->set[c] = 1;
+  switch (c) {
+  case 'o': o->out = arg; return 0;
+  case O_CALIB: o->calib = arg; return 0;
+  case O_PRESET: o->preset = arg; return 0;
+  case O_NAME: o->name = arg; return 0;
+  case O_RAILS: o->t.rails = 1; return 0;
+  case O_FROM:
+    if (o->nlogs == MAX_LOGS)
+      return cal_bad("platform: at most %d --from-nccl-tests logs", MAX_LOGS);
+    o->logs[o->nlogs++] = arg;
+    return 0;
+  case O_NODES: return cal_parse_int(arg, 1, 100000, &o->nodes) ? cal_bad("platform: --nodes needs 1..100000, not '%s'", arg) : 0;
+  case O_GPUS:
+    return cal_parse_int(arg, 1, 1024, &o->gpus) ? cal_bad("platform: --gpus-per-node needs 1..1024, not '%s'", arg) : 0;
+  case O_NICS:
+    if (cal_parse_int(arg, 1, 64, &v))
+      return cal_bad("platform: --nics needs 1..64, not '%s'", arg);
+    o->t.nics = (int)v;
+    return 0;
+  case O_PER_SWITCH:
+    if (cal_parse_int(arg, 1, 1024, &v))
+      return cal_bad("platform: --gpus-per-switch needs 1..1024, not '%s'", arg);
+    o->t.gpus_per_switch = (int)v;
+    return 0;
+  case O_PER_LEAF:
+    if (cal_parse_int(arg, 1, 100000, &v))
+      return cal_bad("platform: --nodes-per-leaf needs 1..100000, not '%s'", arg);
+    o->t.nodes_per_leaf = (int)v;
+    return 0;
+  case O_NODE:
+    return cal_node_kind_parse(arg, &o->t.node)
+               ? cal_bad("platform: --node is nvswitch, pcie, dgx1-mesh or cluster, not '%s'", arg)
+               : 0;
+  case O_FABRIC:
+    if (strcmp(arg, "switch") != 0 && strcmp(arg, "fattree") != 0)
+      return cal_bad("platform: --fabric is switch or fattree, not '%s'", arg);
+    o->t.fabric = strcmp(arg, "switch") == 0 ? CAL_FABRIC_SWITCH : CAL_FABRIC_FATTREE;
+    return 0;
+  case O_OVERSUB:
+    return cal_parse_double(arg, 1, 1024, &o->t.oversub)
+               ? cal_bad("platform: --oversubscription is a ratio from 1 (non-blocking) to 1024, not '%s'", arg)
+               : 0;
+  case O_GPU_BW:
+  case O_NIC_RATE:
+    return cal_parse_rate(arg, c == O_GPU_BW ? &o->t.gpu_bw : &o->t.nic_bw)
+               ? cal_bad("platform: --%s needs a rate (450GBps, 400Gbps, bytes/s), not '%s'",
+                         c == O_GPU_BW ? "gpu-bw" : "nic-rate", arg)
+               : 0;
+  case O_GPU_LAT:
+  case O_NIC_LAT:
+    return cal_parse_time(arg, c == O_GPU_LAT ? &o->t.gpu_lat : &o->t.nic_lat)
+               ? cal_bad("platform: --%s needs a time (1us, 500ns, seconds) up to 1 s, not '%s'",
+                         c == O_GPU_LAT ? "gpu-lat" : "nic-lat", arg)
+               : 0;
+  default:
+    if (c >= O_CLUSTER)
+      return cal_cluster_option(&o->fit, cal_option_name(longopts, c), arg ? arg : "") < 0 ? 2 : 0;
+    return 0;
+  }
+}
+
+/* The base's topology with the command line's choices over it: each option's field. */
+#define FIELD(opt, f) {opt, offsetof(cal_topo, f), sizeof(((cal_topo *)0)->f)}
+static const struct {
+  int opt;
+  size_t off, size;
+} fields[] = {FIELD(O_NODE, node),         FIELD(O_GPU_BW, gpu_bw),       FIELD(O_GPU_LAT, gpu_lat),
+              FIELD(O_PER_SWITCH, gpus_per_switch), FIELD(O_NICS, nics),   FIELD(O_NIC_RATE, nic_bw),
+              FIELD(O_NIC_LAT, nic_lat),   FIELD(O_RAILS, rails),         FIELD(O_FABRIC, fabric),
+              FIELD(O_OVERSUB, oversub),   FIELD(O_PER_LEAF, nodes_per_leaf)};
+#undef FIELD
+
+static void apply(const platform_opts *o, cal_topo *t)
+{
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    if (o->set[fields[i].opt])
+      memcpy((char *)t + fields[i].off, (const char *)&o->t + fields[i].off, fields[i].size);
+  if (t->rails && !o->set[O_FABRIC])
+    t->fabric = CAL_FABRIC_FATTREE;
+  t->nodes = (int)o->nodes;
+  if (o->gpus)
+    t->gpus = (int)o->gpus;
+  cal_topo_defaults(t);
+}
+
+/* A cluster fitted to the logs: imported as simcalib import does, fitted as simcalib fit
+ * does, its table on stderr. 0 or the exit status. */
+static int from_logs(platform_opts *o, cal_platform_base *b)
+{
+  cal_data d = {0};
+  char err[1024], sources[1024] = "";
+  int status = 0;
+  for (int i = 0; i < o->nlogs && status == 0; i++) {
+    FILE *f = fopen(o->logs[i], "r");
+    cal_import_opts io = {"inter", 0, 0, 0};
+    cal_import_report rep = {0};
+    if (!f) {
+      status = cal_bad("platform: cannot read %s", o->logs[i]);
+      break;
+    }
+    int rc = cal_import_nccl(f, o->logs[i], &io, &d, &rep, err, sizeof err);
+    fclose(f);
+    if (rc)
+      status = rc == SA_ENOMEM ? cal_fail("out of memory") : cal_bad("%s", err);
+    size_t n = strlen(sources);
+    snprintf(sources + n, sizeof sources - n, "%s%s", i ? " and " : "", o->logs[i]);
+  }
+  cal_cluster c;
+  o->fit.preset = o->preset;
+  if (status == 0) {
+    int rc = cal_cluster_calibrate(&d, &o->fit, &c, err, sizeof err);
+    if (rc == 0) {
+      cal_cluster_report(stderr, &c, &o->fit);
+      cal_cluster_cal cc;
+      cal_cluster_cal_of(&c, &o->fit, sources, &cc);
+      cal_base_from_cluster(&cc, b);
+      if (!o->gpus)
+        o->gpus = cc.topo.gpus;
+    } else {
+      status = rc == SA_ENOMEM ? cal_fail("out of memory") : rc == SA_EFIT ? cal_fail("platform: %s", err)
+                                                                           : cal_bad("platform: %s", err);
+    }
+    cal_cluster_free(&c);
+  }
+  cal_data_free(&d);
+  return status;
+}
+
+/* The base the options name; 0 or the exit status. */
+static int base_of(platform_opts *o, cal_platform_base *b)
+{
+  char names[256];
+  if ((o->calib != NULL) + (o->nlogs > 0) > 1 || (o->calib && o->preset))
+    return cal_bad("platform: give one of --calib, --from-nccl-tests and --preset (which --from-nccl-tests may take)");
+  if (o->nlogs)
+    return from_logs(o, b);
+  if (o->calib) {
+    cal_calibration cal;
+    char err[512];
+    if (cal_calibration_read(o->calib, &cal, err, sizeof err) != 0)
+      return cal_bad("%s", err);
+    if (cal.cluster.has)
+      cal_base_from_cluster(&cal.cluster, b);
+    else
+      cal_base_from_pingpong(&cal, o->calib, o->set[O_NICS] ? o->t.nics : 1, b);
+    if (cal.cluster.has && cal.has_smpi)
+      fprintf(stderr, "simcalib: note: %s holds a ping-pong fit and a cluster fit: the cluster fit is used\n", o->calib);
+    return 0;
+  }
+  if (o->preset) {
+    const cal_preset *p = cal_preset_find(o->preset);
+    cal_preset_names(names, sizeof names);
+    if (!p)
+      return cal_bad("platform: unknown --preset '%s' (%s)", o->preset, names);
+    cal_base_from_preset(p, b);
+    return 0;
+  }
+  if (!o->set[O_NODE] || !o->set[O_GPU_BW] || !o->set[O_NIC_RATE])
+    return cal_bad("platform: give --calib, --from-nccl-tests, --preset, or --node with --gpu-bw and --nic-rate");
+  /* a platform from the options alone: the assumed latencies of presets.c */
+  memset(b, 0, sizeof *b);
+  b->topo.gpu_lat = 1e-6;
+  b->topo.nic_lat = 2e-6;
+  b->topo.nics = 1;
+  snprintf(b->notes, sizeof b->notes, "     Generated by simcalib platform from its options: no compute properties "
+                                      "(device work not charged).");
+  b->spec.notes = b->notes;
+  return 0;
+}
+
 int cal_cmd_platform(int argc, char **argv)
 {
-  const char *calib = NULL, *out = "-";
-  long nodes = 0, gpus = 0, nics = 1;
+  platform_opts o = {0};
+  o.out = "-";
+  o.fit.algo = "ring";
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-    switch (c) {
-    case 'o': out = optarg; break;
-    case O_CALIB: calib = optarg; break;
-    case O_NODES:
-      if (cal_parse_int(optarg, 1, 100000, &nodes) != 0)
-        return cal_bad("platform: --nodes needs 1..100000, not '%s'", optarg);
-      break;
-    case O_GPUS:
-      if (cal_parse_int(optarg, 1, 1024, &gpus) != 0)
-        return cal_bad("platform: --gpus-per-node needs 1..1024, not '%s'", optarg);
-      break;
-    case O_NICS:
-      if (cal_parse_int(optarg, 1, 64, &nics) != 0)
-        return cal_bad("platform: --nics needs 1..64, not '%s'", optarg);
-      break;
-    case O_HELP: usage(stdout); return 0;
-    default: return cal_bad_option("platform", c, argv[optind - 1]);
+    if (c == O_HELP) {
+      usage(stdout);
+      return 0;
     }
+    if (c == '?' || c == ':')
+      return cal_bad_option("platform", c, argv[optind - 1]);
+    int rc = parse(&o, c, optarg);
+    if (rc)
+      return rc;
   }
   if (optind < argc)
     return cal_bad("platform: unexpected argument '%s'", argv[optind]);
-  if (!calib || !nodes || !gpus)
-    return cal_bad("platform: --calib, --nodes and --gpus-per-node are required");
-  if (gpus % nics != 0)
-    return cal_bad("platform: --gpus-per-node %ld is not a multiple of --nics %ld", gpus, nics);
-  cal_calibration cal;
-  char err[512];
-  if (cal_calibration_read(calib, &cal, err, sizeof err) != 0)
-    return cal_bad("%s", err);
-  char name[256];
-  snprintf(name, sizeof name, "%s", strcmp(out, "-") == 0 ? "calibrated" : base_name(out));
-  if (strlen(name) > 4 && strcmp(name + strlen(name) - 4, ".xml") == 0)
-    name[strlen(name) - 4] = '\0';
-  cal_shape s = {(int)nodes, (int)gpus, (int)nics, name, calib};
-  FILE *f = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
+  cal_platform_base b;
+  int rc = base_of(&o, &b);
+  if (rc)
+    return rc;
+  if (!o.nodes || (!o.gpus && !b.has_gpus))
+    return cal_bad("platform: --nodes and --gpus-per-node are required");
+  apply(&o, &b.topo);
+  char err[256];
+  if (cal_topo_check(&b.topo, err, sizeof err) != 0)
+    return cal_bad("platform: %s", err);
+  snprintf(b.name, sizeof b.name, "%s", o.name ? o.name : strcmp(o.out, "-") == 0 ? "calibrated" : base_name(o.out));
+  size_t len = strlen(b.name);
+  if (len > 4 && strcmp(b.name + len - 4, ".xml") == 0)
+    b.name[len - 4] = '\0';
+  b.spec.name = b.name;
+  FILE *f = strcmp(o.out, "-") == 0 ? stdout : fopen(o.out, "w");
   if (!f)
-    return cal_fail("cannot write %s", out);
-  int rc = cal_platform_write(f, &cal, &s);
+    return cal_fail("cannot write %s", o.out);
+  rc = cal_platform_xml(f, &b.topo, &b.spec);
   if (f != stdout)
-    rc = fclose(f) != 0 ? -1 : rc;
+    rc = fclose(f) != 0 ? SA_EIO : rc;
   if (rc != 0)
-    return cal_fail("cannot write %s", out);
-  cal_links l;
-  cal_links_of(&cal, &l);
-  if (l.inter_copied && nodes > 1)
-    fprintf(stderr, "simcalib: note: no inter-node ping-pong in %s: inter-node links copy the intra-node fit\n", calib);
-  if (l.intra_copied && gpus > 1)
-    fprintf(stderr, "simcalib: note: no intra-node ping-pong in %s: intra-node links copy the inter-node fit\n", calib);
+    return cal_fail("cannot write %s", o.out);
+  if (b.inter_copied && o.nodes > 1)
+    fprintf(stderr, "simcalib: note: no inter-node ping-pong in %s: inter-node links copy the intra-node fit\n", o.calib);
+  if (b.intra_copied && b.topo.gpus > 1)
+    fprintf(stderr, "simcalib: note: no intra-node ping-pong in %s: intra-node links copy the inter-node fit\n", o.calib);
   return 0;
 }

@@ -1,31 +1,34 @@
-/* platform_gen.h: a SimGrid platform in the project's conventions from a calibration. */
+/* platform_gen.h: a SimGrid platform file in the project's conventions (docs/platforms.md),
+ * drawn from a topology (topo.h), with SMPI's settings, the compute properties and a header
+ * comment saying where every number comes from. */
 #ifndef CAL_PLATFORM_GEN_H
 #define CAL_PLATFORM_GEN_H
 
 #include <stdio.h>
 
-#include "calibration.h"
+#include "common/compute.h"
+#include "topo.h"
 
 typedef struct {
-  int nodes, gpus_per_node, nics;
-  const char *name;       /* for the header comment */
-  const char *calib_path; /* idem */
-} cal_shape;
+  const char *name;         /* the platform's name, first in its header comment */
+  const char *notes;        /* the header comment's text after the shape: sources, fits */
+  int has_compute;          /* compute properties on every host (else none: not charged) */
+  sa_compute compute;
+  const char *lat_factor;   /* smpi/lat-factor, smpi/bw-factor in <config>; NULL: "0:1" */
+  const char *bw_factor;
+  const char *recv_overhead; /* smpi/or as a host property; NULL: none */
+  double host_speed;        /* flop/s: only converts charged seconds (NULL: 1 Tf) */
+} cal_platform_spec;
 
-/* Route parameters the generator uses for each class (a class not measured copies the
- * other), and the link parameters that give them. */
-typedef struct {
-  double intra_lat, intra_bw, inter_lat, inter_bw; /* routes */
-  double gpu_link_lat, nic_link_lat;               /* per link: routes add them up */
-  int intra_copied, inter_copied, inter_clamped;
-} cal_links;
+/* Writes the platform: a world zone (Full routing over its leaves) holding, per leaf of the
+ * fabric, a zone (DijkstraCache: a star, routes computed per source and kept) of one zone per
+ * GPU (host node<i>-gpu<j>, property node=i, the compute properties) joined to the leaf's
+ * switch by the GPU's way to its NIC; leaves joined through their uplinks; GPUs of one node
+ * joined by bypass routes (their intra-node path) in the zone that holds them both. Nothing
+ * in it grows faster than the number of GPUs times the GPUs of a node. Returns 0 or SA_EIO. */
+int cal_platform_xml(FILE *f, const cal_topo *t, const cal_platform_spec *s);
 
-void cal_links_of(const cal_calibration *c, cal_links *l);
-
-/* Writes the platform: one host per GPU named node<i>-gpu<j> with property node=i and the
- * compute properties, one cluster zone per node (per NIC with nics > 1), a NIC link per
- * node (per rail) into an empty fabric zone with a switch router, Floyd routing, and the
- * SMPI factors in <config>. Returns 0 or -1 on a write error. */
-int cal_platform_write(FILE *f, const cal_calibration *c, const cal_shape *s);
+/* The header comment's description of a topology (kind, links, NICs, fabric), for notes. */
+void cal_topo_describe(const cal_topo *t, char *buf, size_t len);
 
 #endif

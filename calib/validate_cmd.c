@@ -20,6 +20,10 @@ typedef struct {
   int nmeasured, nsimulated, nmodel, npublished;
   const char *link_rate, *out, *csv, *headroom;
   double headroom_factor;
+  const char *algo; /* imported runs: the algorithm they are compared with */
+  long run;
+  int inplace;
+  double min_bytes; /* imported runs: smaller points left out */
 } validate_opts;
 
 static void usage(FILE *f)
@@ -36,7 +40,17 @@ static void usage(FILE *f)
         "interquartile range. A cost-model time is taken from model_time_s where the simulated\n"
         "or --model files carry one (null otherwise).\n"
         "\n"
-        "  --measured F     runner result of a measured run (repeatable; one shape for all)\n"
+        "Imported runs (simcalib import nccl-tests|osu) are measured files too: their allreduce\n"
+        "points, out-of-place unless --inplace, are compared with --algo A (default ring) of the\n"
+        "simulated files: the logs do not say which algorithm NCCL ran, so A is an assumption.\n"
+        "Simulate them with --timing nccl-tests, which times allreduces as nccl-tests does.\n"
+        "\n"
+        "  --measured F     runner result of a measured run, or imported runs (repeatable; one\n"
+        "                   shape for all)\n"
+        "  --algo A         imported runs: the simulated algorithm to compare them with\n"
+        "  --run N          imported files of several runs: run N\n"
+        "  --inplace        imported nccl-tests runs: the in-place times\n"
+        "  --min-bytes S    imported runs: leave out the points below S bytes (K/M/G)\n"
         "  --simulated F    simallreduce --json of the same points (repeatable)\n"
         "  --model F        simallreduce --json holding model_time_s (repeatable)\n"
         "  --link-rate R    the links' rate, as the testbed set it (e.g. 200mbit)\n"
@@ -50,14 +64,20 @@ static void usage(FILE *f)
         f);
 }
 
-enum { O_MEASURED = 256, O_SIMULATED, O_MODEL, O_LINK_RATE, O_PUBLISHED, O_CSV, O_HEADROOM, O_FACTOR, O_HELP };
+enum {
+  O_MEASURED = 256, O_SIMULATED, O_MODEL, O_LINK_RATE, O_PUBLISHED, O_CSV, O_HEADROOM, O_FACTOR, O_HELP, O_ALGO, O_RUN,
+  O_INPLACE, O_MIN_BYTES
+};
 
 static const struct option longopts[] = {
     {"measured", required_argument, NULL, O_MEASURED}, {"simulated", required_argument, NULL, O_SIMULATED},
     {"model", required_argument, NULL, O_MODEL},       {"link-rate", required_argument, NULL, O_LINK_RATE},
     {"published", required_argument, NULL, O_PUBLISHED}, {"csv", required_argument, NULL, O_CSV},
     {"headroom", required_argument, NULL, O_HEADROOM}, {"headroom-factor", required_argument, NULL, O_FACTOR},
-    {"help", no_argument, NULL, O_HELP},               {NULL, 0, NULL, 0},
+    {"help", no_argument, NULL, O_HELP},               {"algo", required_argument, NULL, O_ALGO},
+    {"run", required_argument, NULL, O_RUN},           {"inplace", no_argument, NULL, O_INPLACE},
+    {"min-bytes", required_argument, NULL, O_MIN_BYTES},
+    {NULL, 0, NULL, 0},
 };
 
 static int add_file(const char **list, int *n, const char *opt, const char *path)
@@ -74,6 +94,8 @@ static int parse(int argc, char **argv, validate_opts *o)
   memset(o, 0, sizeof *o);
   o->out = "-";
   o->headroom_factor = 2;
+  o->algo = "ring";
+  o->run = -1;
   int c, rc = 0;
   optind = 1;
   while (rc == 0 && (c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
@@ -89,6 +111,20 @@ static int parse(int argc, char **argv, validate_opts *o)
     case O_FACTOR:
       if (cal_parse_double(optarg, 1.01, 1000, &o->headroom_factor) != 0)
         return cal_bad("validate: --headroom-factor needs a number above 1, not '%s'", optarg);
+      break;
+    case O_ALGO: o->algo = optarg; break;
+    case O_INPLACE: o->inplace = 1; break;
+    case O_MIN_BYTES: {
+      uint64_t b;
+      char why[256];
+      if (sim_parse_size(optarg, &b, why, sizeof why) != 0)
+        return cal_bad("validate: --min-bytes: %s", why);
+      o->min_bytes = (double)b;
+      break;
+    }
+    case O_RUN:
+      if (cal_parse_int(optarg, 0, 1 << 24, &o->run) != 0)
+        return cal_bad("validate: --run needs a run number (0, 1, ...), not '%s'", optarg);
       break;
     case O_HELP: usage(stdout); return -1;
     default: return cal_bad_option("validate", c, argv[optind - 1]);
@@ -405,7 +441,7 @@ int cal_cmd_validate(int argc, char **argv)
   cJSON *meas[MAX_FILES] = {0}, *sim[MAX_FILES] = {0}, *model[MAX_FILES] = {0}, *root = NULL;
   cal_vpoint *p = NULL;
   size_t n = 0, cap = 0;
-  int ranks = 0, rpn = 0;
+  int ranks = 0, rpn = 0, imported = 0;
   status = load_all(o.measured, o.nmeasured, meas);
   if (!status)
     status = load_all(o.simulated, o.nsimulated, sim);
@@ -413,7 +449,18 @@ int cal_cmd_validate(int argc, char **argv)
     status = load_all(o.model, o.nmodel, model);
   for (int i = 0; i < o.nmeasured && !status; i++) {
     char err[256];
-    int r, k, rc = cal_val_read_measured(meas[i], &p, &n, &cap, &r, &k, err, sizeof err);
+    int r, k, rc;
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(meas[i], "schema");
+    if (cJSON_IsString(schema) && strncmp(schema->valuestring, "simallreduce-measured", 21) == 0) {
+      rc = cal_val_read_imported(o.measured[i], o.algo, (int)o.run, o.inplace, o.min_bytes, &p, &n, &cap, &r, &k, err,
+                                 sizeof err);
+      if (rc == 0)
+        fprintf(stderr, "simcalib: validate: %s: the log does not say which algorithm ran: compared with %s\n",
+                o.measured[i], o.algo);
+      imported = 1;
+    } else {
+      rc = cal_val_read_measured(meas[i], &p, &n, &cap, &r, &k, err, sizeof err);
+    }
     if (rc == SA_ENOMEM)
       status = cal_fail("out of memory");
     else if (rc)
@@ -426,6 +473,12 @@ int cal_cmd_validate(int argc, char **argv)
   }
   if (!status)
     status = check_shape(&o, sim, ranks / (rpn ? rpn : 1), rpn);
+  for (int i = 0; !status && imported && i < o.nsimulated; i++) {
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(sim[i], "timing");
+    if (!cJSON_IsString(t) || strcmp(t->valuestring, "nccl-tests") != 0)
+      fprintf(stderr, "simcalib: validate: note: %s was not simulated with --timing nccl-tests, as the logs were timed\n",
+              o.simulated[i]);
+  }
   if (!status)
     status = pair(&o, sim, model, p, n);
   if (!status)

@@ -44,6 +44,13 @@ double cal_val_range_error(double sim, double lo, double hi);
 int cal_val_read_measured(const cJSON *doc, cal_vpoint **p, size_t *n, size_t *cap, int *ranks, int *rpn, char *err,
                           size_t errlen);
 
+/* The allreduce points of run `run` (-1: the only one) of a measured-data file (an imported
+ * nccl-tests or OSU log), out-of-place or in-place, of min_bytes or more, named algo, their
+ * time the log's (one number, the tool's own average); appends as cal_val_read_measured
+ * does. Returns 0, SA_EIO or SA_EPARSE with why in err, or SA_ENOMEM. */
+int cal_val_read_imported(const char *path, const char *algo, int run, int inplace, double min_bytes, cal_vpoint **p,
+                          size_t *n, size_t *cap, int *ranks, int *rpn, char *err, size_t errlen);
+
 /* Looks up algo at bytes in a simallreduce --json document's "results": its time_s, or its
  * model_time_s when want_model (falling back on time_s in a document whose "mode" is
  * "model"). Returns the time, or a negative number when the point is not there. */

@@ -32,7 +32,7 @@ int sim_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
     return SA_EINVAL;
   }
   if (errno == ERANGE || v > (SIM_MAX_BYTES >> shift)) {
-    snprintf(err, errlen, "size '%s' is too large (at most 2G bytes per rank)", s);
+    snprintf(err, errlen, "size '%s' is too large (at most 16G bytes per rank)", s);
     return SA_EINVAL;
   }
   if (v == 0) {

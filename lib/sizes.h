@@ -5,8 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Largest bytes per rank accepted: element counts must stay within MPI's int range. */
-#define SIM_MAX_BYTES ((uint64_t)2 << 30)
+/* Largest bytes per rank accepted: nccl-tests sweeps go to 16 GiB. Messages above 2^31 - 1
+ * elements travel as blocks of a contiguous type (algos/ar_p2p.c); in timing mode every
+ * rank's buffers map the same shared pages, so the size costs no memory; --verify is
+ * bounded by the machine's memory (sim/main.c). */
+#define SIM_MAX_BYTES ((uint64_t)16 << 30)
 
 /* Parses "N", "NK", "NM", "NG" (K/M/G = 2^10/2^20/2^30, either case). Returns 0, or SA_EINVAL
  * with a reason in err. Zero and values above SIM_MAX_BYTES are rejected. */

@@ -10,6 +10,11 @@
 #include "cost_nccl.h"
 #include "cost_net.h"
 
+/* How the runner times a point (runner/runner.h): from a barrier, which releases the ranks
+ * one after the other (the models add that start skew), or as nccl-tests does, the steady
+ * state of back-to-back allreduces (no skew). */
+typedef enum { COST_TIMING_BARRIER, COST_TIMING_NCCL_TESTS } cost_timing;
+
 /* Where the ranks sit and how the algorithms were asked to run. */
 typedef struct {
   int nodes, rpn;         /* the first `nodes` nodes, the first `rpn` GPUs of each; node-major ranks */
@@ -18,6 +23,7 @@ typedef struct {
   int channels;           /* rings of the ring algorithm (--channels) */
   double density;         /* top-k algorithms: fraction of elements selected (--density) */
   double overlap;         /* hitopk: fraction of indices shared between nodes (--overlap) */
+  cost_timing timing;     /* --timing */
 } cost_shape;
 
 #define COST_MAX_PHASES 8

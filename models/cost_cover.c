@@ -131,7 +131,7 @@ static void check_fabric(const cost_net *net, const cost_shape *s, cost_cover *w
   }
   free(elsewhere);
   free(to2);
-  if (link >= 0 && worst > 1)
+  if (link >= 0 && worst > ALIKE_TOLERANCE)
     add(w, worst,
         "the nodes share a link between them (%.3g GB/s) that the models give each node a copy of (a non-blocking "
         "fabric): with all %d nodes sending across at once it carries %.2fx its bandwidth, so steps across nodes "

@@ -30,6 +30,11 @@ typedef struct {
 enum { COST_R01, COST_R10, COST_R02, COST_R20, COST_R12, COST_R21, COST_NPAIRS };
 #define COST_NINTRA 3
 
+/* The pairs of GPUs j, k (of g per node) a sampled table holds: j to j+1, j to 0, 0 to k,
+ * j to j. The platform probe (lib/platform_probe.c) and the generator's own view of a
+ * platform (calib/topo_net.c) sample alike. */
+static inline int cost_route_sampled(int j, int k, int g) { return k == (j + 1) % g || j == 0 || k == 0 || j == k; }
+
 typedef struct {
   int nnodes; /* nodes in the platform */
   int gpus;   /* GPUs per node the tables hold: the run's ranks per node (every node is

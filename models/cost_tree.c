@@ -239,7 +239,8 @@ static int trees(cost_ctx *c, uint64_t count, int nparts, int slot, cost_result 
   if (!at)
     return rc ? rc : SA_ENOMEM;
   double *zero = at + p, *done = at + 2 * p, *wave = at + 3 * p;
-  uint64_t es = (uint64_t)c->shape.elem, seg = c->shape.segment_bytes / es;
+  uint64_t es = (uint64_t)c->shape.elem,
+           seg = (c->shape.segment_bytes < AR_TREE_MAX_SEGMENT ? c->shape.segment_bytes : AR_TREE_MAX_SEGMENT) / es;
   seg = seg ? seg : 1;
   double reduce = 0, alone[2] = {0, 0};
   for (int k = 0; k < p; k++)

@@ -126,6 +126,74 @@ static int collect_links(runner_point *pt)
   return 0;
 }
 
+/* The slowest rank's time and the worst (most negative) return code, in one allreduce. */
+static int slowest(double t, int rc, double *worst_t)
+{
+  double mine[2] = {t, -(double)rc}, worst[2];
+  if (MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return SA_EMPI;
+  *worst_t = worst[0];
+  return -(int)worst[1];
+}
+
+/* This rank's last timed allreduce, for --trace: when it started and how long it took. */
+typedef struct {
+  double start, dur;
+} own_span;
+
+/* One allreduce whose phases, steps and link traffic are the ones recorded (each such call
+ * forgets the previous one's). */
+static int recorded(const runner_config *cfg, const ar_algo *algo, const void *send, void *recv, size_t count,
+                    const ar_params *p, own_span *own)
+{
+  own->start = MPI_Wtime();
+  ar_phases_reset(p->phases, own->start);
+  if (p->trace)
+    ar_trace_clear(p->trace);
+  links_mark(cfg, 1);
+  int rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
+  links_mark(cfg, 0);
+  own->dur = MPI_Wtime() - own->start;
+  return rc;
+}
+
+/* --timing barrier: every repetition from a barrier to the slowest rank's end. */
+static int time_barrier(const runner_config *cfg, const ar_algo *algo, const void *send, void *recv, size_t count,
+                        const ar_params *p, double *times, own_span *own)
+{
+  int rc = 0;
+  for (int it = -cfg->warmup; it < cfg->iters && rc == 0; it++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = 0;
+    rc = recorded(cfg, algo, send, recv, count, p, own);
+    rc = slowest(own->dur, rc, &t);
+    if (it >= 0)
+      times[it] = t;
+  }
+  return rc;
+}
+
+/* --timing nccl-tests: as all_reduce_perf, a first allreduce after a barrier (whose return
+ * codes every rank learns, so that a rank that failed stops with the others before the loops
+ * without a barrier), warm-up allreduces back to back (at least one: it absorbs the skew the
+ * first one's end leaves), then iters more; each rank's clock runs from the end of its
+ * warm-up to the end of its last one, so what is timed is the steady state of consecutive
+ * allreduces, without start skew. The phases, steps and links are those of the last one. */
+static int time_steady(const runner_config *cfg, const ar_algo *algo, const void *send, void *recv, size_t count,
+                       const ar_params *p, double *times, own_span *own)
+{
+  double ignored;
+  MPI_Barrier(MPI_COMM_WORLD);
+  int rc = slowest(0, algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p), &ignored);
+  for (int it = 0; it < (cfg->warmup > 0 ? cfg->warmup : 1) && rc == 0; it++)
+    rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
+  double t0 = MPI_Wtime();
+  for (int it = 0; it < cfg->iters && rc == 0; it++)
+    rc = it + 1 < cfg->iters ? algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p)
+                             : recorded(cfg, algo, send, recv, count, p, own);
+  return slowest((MPI_Wtime() - t0) / cfg->iters, rc, &times[0]);
+}
+
 static void run_point(const runner_config *cfg, const ar_algo *algo, size_t bytes, int index, int rank, int size,
                       ar_trace *tr, runner_point *pt)
 {
@@ -153,35 +221,20 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
   if (all_rc == 0 && p.real_data)
     ar_pattern_fill(&pat, rank, send, count, cfg->dt);
 
-  double start = 0, mine[2] = {0, 0}; /* the last iteration's, for the trace */
-  for (int it = -cfg->warmup; it < cfg->iters && all_rc == 0; it++) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
-    ar_phases_reset(&ph, t0);
-    if (tr)
-      ar_trace_clear(tr);
-    links_mark(cfg, 1);
-    rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, &p);
-    links_mark(cfg, 0);
-    /* one allreduce for the slowest time and the worst (most negative) return code */
-    double worst[2];
-    mine[0] = MPI_Wtime() - t0;
-    mine[1] = -(double)rc;
-    start = t0;
-    MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    all_rc = -(int)worst[1];
-    if (it >= 0)
-      times[it] = worst[0];
-  }
+  own_span own = {0, 0};
+  if (all_rc == 0)
+    all_rc = cfg->timing == RUNNER_TIMING_NCCL_TESTS ? time_steady(cfg, algo, send, recv, count, &p, times, &own)
+                                                      : time_barrier(cfg, algo, send, recv, count, &p, times, &own);
+  int nt = cfg->timing == RUNNER_TIMING_NCCL_TESTS ? 1 : cfg->iters;
   pt->rc = all_rc;
   if (all_rc == 0) {
-    memcpy(sorted, times, sizeof *times * (size_t)cfg->iters);
-    qsort(sorted, (size_t)cfg->iters, sizeof *sorted, cmp_double);
-    pt->time_s = sorted[cfg->iters / 2];
+    memcpy(sorted, times, sizeof *times * (size_t)nt);
+    qsort(sorted, (size_t)nt, sizeof *sorted, cmp_double);
+    pt->time_s = sorted[nt / 2];
     pt->tmin = sorted[0];
-    pt->tmax = sorted[cfg->iters - 1];
+    pt->tmax = sorted[nt - 1];
     pt->times = times;
-    pt->ntimes = cfg->iters;
+    pt->ntimes = nt;
     times = NULL;
     collect_phases(&ph, rank, pt);
     pt->k = ph.selected;
@@ -189,7 +242,7 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
     if (wrc == 0 && cfg->links && rank == 0 && cfg->trace_dir)
       wrc = runner_trace_links(cfg, index);
     if (wrc == 0 && tr)
-      wrc = runner_trace_rank(cfg, rank, index, pt, &ph, start, start + mine[0], tr);
+      wrc = runner_trace_rank(cfg, rank, index, pt, &ph, own.start, own.start + own.dur, tr);
     if (wrc)
       pt->rc = wrc;
     if (cfg->verify) {

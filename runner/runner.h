@@ -11,12 +11,21 @@ typedef struct {
   size_t bytes;
 } runner_job;
 
+/* How a point is timed. BARRIER: each repetition starts from a barrier and lasts until the
+ * slowest rank ends, so it includes the ranks' start skew (the barrier releases them one
+ * after the other). NCCL_TESTS: as nccl-tests' all_reduce_perf times it (its BenchTime):
+ * warm-up allreduces, then `iters` back to back with no barrier between them; the time of
+ * one is each rank's time over them divided by iters, the slowest rank's reported: the
+ * steady state, without start skew. */
+typedef enum { RUNNER_TIMING_BARRIER, RUNNER_TIMING_NCCL_TESTS } runner_timing;
+
 typedef struct {
   runner_job *jobs; /* in the order they run: --points as given, or --algo x --sizes */
   int njobs;
   ar_dtype dt;
   int verify;
   int iters, warmup; /* repetitions for real runs; one suffices in simulation */
+  runner_timing timing;
   const char *result_path;
   double start_clock; /* --start-clock: the simulated time the first point starts at (0: none) */
   int links;               /* > 0: account every link's traffic (simulation only); keep this

@@ -136,6 +136,16 @@ static int cross(runner_config *cfg, const runner_lists *l)
   return rc;
 }
 
+static int parse_timing(const char *v, runner_config *cfg)
+{
+  if (strcmp(v, "barrier") == 0 || strcmp(v, "nccl-tests") == 0) {
+    cfg->timing = strcmp(v, "barrier") == 0 ? RUNNER_TIMING_BARRIER : RUNNER_TIMING_NCCL_TESTS;
+    return 0;
+  }
+  fprintf(stderr, "ar_runner: --timing is barrier or nccl-tests, not '%s'\n", v);
+  return SA_EINVAL;
+}
+
 static int parse_num(const char *opt, const char *s, double lo, double hi, double *out)
 {
   char *end;
@@ -224,6 +234,8 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
       cfg->trace_dir = v;
     else if (strcmp(o, "--trace-ranks") == 0)
       cfg->trace_ranks = v;
+    else if (strcmp(o, "--timing") == 0)
+      rc = parse_timing(v, cfg);
     else
       rc = set_num(cfg, o, v);
   }

@@ -101,6 +101,7 @@ runner_stream *runner_stream_open(const runner_config *cfg, int ranks)
   cJSON_AddNumberToObject(root, "ranks", ranks);
   cJSON_AddNumberToObject(root, "ranks_per_node", cfg->params.ranks_per_node);
   cJSON_AddNumberToObject(root, "iters", cfg->iters);
+  cJSON_AddStringToObject(root, "timing", cfg->timing == RUNNER_TIMING_NCCL_TESTS ? "nccl-tests" : "barrier");
   cJSON_AddNumberToObject(root, "points", cfg->njobs);
   for (int i = 0; i < SA_COMPUTE_N; i++)
     cJSON_AddNumberToObject(comp, sa_compute_name(i), sa_compute_get(&cfg->params.compute, i));

@@ -15,7 +15,7 @@
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
-  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS
+  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING
 };
 
 static const struct option longopts[] = {
@@ -33,6 +33,7 @@ static const struct option longopts[] = {
     {"resume", required_argument, NULL, O_RESUME},     {"version", no_argument, NULL, O_VERSION},
     {"links", optional_argument, NULL, O_LINKS},       {"trace", required_argument, NULL, O_TRACE},
     {"trace-ranks", required_argument, NULL, O_TRACE_RANKS},
+    {"timing", required_argument, NULL, O_TIMING},
     {NULL, 0, NULL, 0},
 };
 
@@ -43,7 +44,7 @@ void sim_cli_usage(FILE *f)
         "                    [--json FILE] [--csv FILE] [--jsonl FILE] [--resume FILE]\n"
         "                    [--segment BYTES] [--channels C]\n"
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
-        "                    [--mode sim|model|both] [--allow-sparse]\n"
+        "                    [--mode sim|model|both] [--allow-sparse] [--timing barrier|nccl-tests]\n"
         "                    [--links [N]] [--trace FILE.json [--trace-ranks LIST]]\n"
         "       simallreduce --list-algos | --list-platforms | --version | --help\n"
         "\n"
@@ -80,6 +81,9 @@ void sim_cli_usage(FILE *f)
         "  --trace FILE.json    a timeline of every rank and the busiest links' throughput, in the\n"
         "                       Chrome trace-event format (open it in https://ui.perfetto.dev)\n"
         "  --trace-ranks LIST   the ranks the trace shows, e.g. 0-7,64 (default all, or the first 128)\n"
+        "  --timing T           barrier (default): each allreduce from a barrier to the slowest rank's\n"
+        "                       end, start skew included; nccl-tests: as all_reduce_perf times it, the\n"
+        "                       steady state of back-to-back allreduces (compare with its logs this way)\n"
         "\n"
         "Output columns follow nccl-tests: algbw = size/time, busbw = algbw * 2(n-1)/n.\n"
         "Exit status: 0 ok, 1 simulation failed or did not verify, 2 bad input.\n",
@@ -131,6 +135,8 @@ static int parse_links(sim_opts *o, int argc, char **argv, char *err, size_t err
   o->links = SIM_DEFAULT_LINKS;
   return n ? parse_int("--links", n, 1, 1000000, &o->links, err, errlen) : 0;
 }
+
+const char *sim_timing_name(cost_timing t) { return t == COST_TIMING_NCCL_TESTS ? "nccl-tests" : "barrier"; }
 
 const char *sim_mode_name(sim_mode m) { return m == SIM_MODE_SIM ? "sim" : m == SIM_MODE_MODEL ? "model" : "both"; }
 
@@ -328,6 +334,12 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     case O_LINKS: rc = parse_links(o, argc, argv, err, errlen); break;
     case O_TRACE: o->trace_path = optarg; break;
     case O_TRACE_RANKS: o->trace_ranks = optarg; break;
+    case O_TIMING:
+      if (strcmp(optarg, "barrier") == 0 || strcmp(optarg, "nccl-tests") == 0)
+        o->timing = strcmp(optarg, "barrier") == 0 ? COST_TIMING_BARRIER : COST_TIMING_NCCL_TESTS;
+      else
+        rc = fail(err, errlen, "unknown --timing '%s' (barrier or nccl-tests)", optarg);
+      break;
     case ':': rc = fail(err, errlen, "option %s needs a value", argv[optind - 1]); break;
     default: rc = fail(err, errlen, "unknown option '%s' (--help lists them)", argv[optind - 1]); break;
     }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "algos/ar_dtype.h"
+#include "models/cost.h"
 
 #define SIM_MAX_ALGOS 32
 #define SIM_MAX_SIZES 100000 /* sizes in one run: a sweep beyond that is a mistake */
@@ -42,10 +43,14 @@ typedef struct {
   int links;        /* --links [N]: the N busiest links of each point (docs/observability.md), 0: off */
   const char *trace_path;  /* --trace FILE: a Chrome trace-event timeline of the run */
   const char *trace_ranks; /* --trace-ranks LIST: the ranks it shows (runner/rank_list.h); NULL: all */
+  cost_timing timing; /* --timing: from a barrier (default) or as nccl-tests times */
 } sim_opts;
 
 /* --links without a number */
 #define SIM_DEFAULT_LINKS 10
+
+/* The --timing names: barrier, nccl-tests. */
+const char *sim_timing_name(cost_timing t);
 
 const char *sim_mode_name(sim_mode m);
 

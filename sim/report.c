@@ -35,6 +35,8 @@ void sim_report_table_head(FILE *f, const sim_run_info *run, const char *mode)
   fprintf(f, "# platform %s: %d node%s x %d rank%s = %d ranks, %s\n", run->platform, run->nodes,
           run->nodes == 1 ? "" : "s", run->ranks_per_node, run->ranks_per_node == 1 ? "" : "s", run->ranks,
           sim ? mode : "predicted by the cost models (no simulation)");
+  if (run->timing && strcmp(run->timing, "barrier") != 0)
+    fprintf(f, "# timing %s: steady state of back-to-back allreduces, no start skew\n", run->timing);
   fprintf(f, "# %12s %12s %6s %10s %14s %12s %12s", "size", "count", "type", "algo", sim ? "time(us)" : "model(us)",
           "algbw(GB/s)", "busbw(GB/s)");
   if (m == SIM_MODE_BOTH)
@@ -168,6 +170,7 @@ cJSON *sim_report_options(const sim_opts *o)
   cJSON_AddNumberToObject(opt, "density", o->density);
   cJSON_AddNumberToObject(opt, "overlap", o->overlap);
   cJSON_AddBoolToObject(opt, "verify", o->verify);
+  cJSON_AddStringToObject(opt, "timing", sim_timing_name(o->timing));
   for (int i = 0; i < o->ncfg; i++)
     cJSON_AddItemToArray(cfg, cJSON_CreateString(o->cfg[i]));
   cJSON_AddItemToObject(opt, "cfg", cfg);
@@ -184,6 +187,7 @@ cJSON *sim_report_head_json(const sim_run_info *run, const char *mode, double wa
   cJSON_AddNumberToObject(root, "ranks_per_node", run->ranks_per_node);
   cJSON_AddStringToObject(root, "mode", mode);
   cJSON_AddStringToObject(root, "run_mode", sim_mode_name(sim_run_mode(run)));
+  cJSON_AddStringToObject(root, "timing", run->timing ? run->timing : "barrier");
   if (run->opts)
     cJSON_AddItemToObject(root, "options", sim_report_options(run->opts));
   if (run->prov)

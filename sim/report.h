@@ -27,6 +27,7 @@ typedef struct {
   const sim_opts *opts;            /* the options the result files record (NULL: none) */
   const sim_provenance *prov;      /* how the run was made (NULL: not said) */
   int links;                       /* --links N: the busiest N links of each point, 0: none */
+  const char *timing;              /* --timing, by name (NULL: barrier) */
 } sim_run_info;
 
 /* --mode of the run (sim when there are no models) */

@@ -50,7 +50,7 @@ static const char *differs(const cJSON *doc, const sim_run_info *run)
   cJSON *mine = sim_report_options(run->opts);
   int same = cJSON_Compare(item(doc, "options"), mine, 1);
   cJSON_Delete(mine);
-  return same ? NULL : "it was made with other options (--dtype, --segment, --channels, --density, --overlap, "
+  return same ? NULL : "it was made with other options (--dtype, --segment, --channels, --density, --overlap, --timing, "
                        "--verify or --cfg)";
 }
 

@@ -67,6 +67,10 @@ int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const si
     c->argv[k++] = "--trace-ranks";
     c->argv[k++] = (char *)o->trace_ranks;
   }
+  if (o->timing != COST_TIMING_BARRIER) {
+    c->argv[k++] = "--timing";
+    c->argv[k++] = (char *)sim_timing_name(o->timing);
+  }
   c->argv[k] = NULL;
   return 0;
 }

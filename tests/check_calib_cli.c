@@ -251,8 +251,10 @@ START_TEST(multi_rail_platform_runs)
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
   char *xml = sim_read_text(path[XML2]);
-  ck_assert_ptr_nonnull(strstr(xml, "router_id=\"node1-nic1\""));
-  ck_assert_ptr_nonnull(strstr(xml, "<link_ctn id=\"node1-x0-1\""));
+  /* GPU j of a node reaches the fabric through its own link, then NIC floor(j * 2 / 4) */
+  ck_assert_ptr_nonnull(strstr(xml, "<link id=\"node1-nic1\""));
+  ck_assert_ptr_nonnull(strstr(xml, "gw_src=\"node1-gpu2\" gw_dst=\"leaf0-sw\"><link_ctn id=\"node1-gpu2-link\" "
+                                    "direction=\"UP\"/><link_ctn id=\"node1-nic1\" direction=\"UP\"/>"));
   free(xml);
   char args[512];
   snprintf(args, sizeof args, "--platform %s --algo ring --verify --size 256K", path[XML2]);
@@ -312,8 +314,7 @@ START_TEST(bad_input_exits_2)
       {"fit /nonexistent.json", "cannot read /nonexistent.json"},
       {"fit tests/data/calib/osu_bw.log", "is not JSON"},
       {"fit", "at least one"},
-      {"platform --nodes 2 --gpus-per-node 2", "required"},
-      {"platform --calib tests/data/calib/osu_bw.log --nodes 2 --gpus-per-node 3 --nics 2", "not a multiple"},
+      {"platform --nodes 2 --gpus-per-node 2", "give --calib, --from-nccl-tests, --preset, or --node"},
       {"platform --calib tests/data/calib/osu_bw.log --nodes 2 --gpus-per-node 2", "is not JSON"},
       {"import nccl-tests tests/data/calib/osu_latency.log", "osu_latency.log:1: OSU output"},
       {"import nccl-tests tests/data/measured/X01_allgather_gb10_2node_wrongcoll.log",

@@ -97,7 +97,7 @@ START_TEST(every_bad_option_is_named)
       {{"--algo", ""}, "names no algorithm"},
       {{"--size", "0"}, "zero"},
       {{"--size", "abc"}, "not a number"},
-      {{"--size", "5G"}, "too large"},
+      {{"--size", "17G"}, "too large"},
       {{"--size", "1K", "--sizes", "1K:2K"}, "not both"},
       {{"--sizes", "2K:1K"}, "MIN is larger"},
       {{"--sizes", "1K:2K:1"}, "greater than 1"},

@@ -19,13 +19,17 @@ START_TEST(plain_and_suffixed_sizes)
   ck_assert_int_eq(sim_parse_size("1g", &v, err, sizeof err), 0);
   ck_assert_uint_eq(v, 1073741824);
   ck_assert_int_eq(sim_parse_size("2G", &v, err, sizeof err), 0);
+  ck_assert_uint_eq(v, (uint64_t)2 << 30);
+  ck_assert_int_eq(sim_parse_size("16G", &v, err, sizeof err), 0);
+  ck_assert_uint_eq(v, SIM_MAX_BYTES);
+  ck_assert_int_eq(sim_parse_size("16384M", &v, err, sizeof err), 0);
   ck_assert_uint_eq(v, SIM_MAX_BYTES);
 }
 END_TEST
 
 START_TEST(bad_sizes_are_refused)
 {
-  const char *bad[] = {"", "0", "0K", "-5", "abc", "12Q", "3G", "4096M", "1.5M", "99999999999999999999", " 5", "5 "};
+  const char *bad[] = {"", "0", "0K", "-5", "abc", "12Q", "17G", "16385M", "1.5M", "99999999999999999999", " 5", "5 "};
   uint64_t v = 7;
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     err[0] = '\0';
@@ -64,7 +68,7 @@ START_TEST(lists)
   ck_assert_int_eq(sim_parse_size_list("6,2", 2, &v, err, sizeof err), 2);
   ck_assert_uint_eq(v[0], 2);
   free(v);
-  const char *bad[] = {"1K", "1K,", ",1K", "1K,,2K", "1K,6", "1K,0", "1K,3G", "1K,x"};
+  const char *bad[] = {"1K", "1K,", ",1K", "1K,,2K", "1K,6", "1K,0", "1K,17G", "1K,x"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     ck_assert_msg(sim_parse_size_list(bad[i], 4, &v, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
 }

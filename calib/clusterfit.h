@@ -1,0 +1,84 @@
+/* clusterfit.h: fitting a cluster's node and fabric to measured allreduce times (nccl-tests,
+ * OSU, the runner's own measured runs): the rates and latencies of its links and a bandwidth
+ * ramp with message size, such that the cost model of an algorithm (the closed form of
+ * models/, which the simulation follows within a fraction of a percent on these shapes) at
+ * each run's shape gives the measured times. GSL nonlinear least squares on relative error.
+ *
+ * What is fitted: the GPU link's rate and latency (a node's GPUs), the NIC's rate and
+ * latency (between nodes), and the ramp: a message of s bytes moves at e(s) of a link's rate,
+ * e(s) = 1 / (1 + (h / s)^g), a half-rate size h and a steepness g (pipelining, protocols and
+ * channels that NCCL ramps up with size), along which the latency grows from that of the
+ * small messages to latx times it (fitted where the runs hold sizes of 64 KiB or less). SMPI applies it as piecewise smpi/bw-factor, one
+ * piece per power of two (COST_MAX_PIECES), and the models with it, so that the platform
+ * written from a fit is exactly what was fitted. A single-node run fits the GPU link and
+ * the ramp, a multi-node one the NIC and the ramp (the GPU link too unless a single-node run
+ * is fitted with it). */
+#ifndef CAL_CLUSTERFIT_H
+#define CAL_CLUSTERFIT_H
+
+#include <stddef.h>
+
+#include "common/compute.h"
+#include "models/cost_factor.h"
+#include "topo.h"
+
+typedef struct {
+  double bytes;      /* per rank */
+  double measured_s; /* the time of one allreduce */
+  int used;          /* 1: in the fit; 0: held out (--holdout) or below --min-bytes */
+  int outlier;       /* left out of the fit after a first one: far off while the others are not */
+  double model_s;    /* the fitted model's time */
+} cal_cpoint;
+
+/* One measured run: its shape and points. */
+typedef struct {
+  char label[160]; /* LOG:run, for reports */
+  int nodes, gpus, elem;
+  cal_cpoint *pt;
+  int n;
+} cal_crun;
+
+enum { CAL_P_GPU_BW, CAL_P_GPU_LAT, CAL_P_NIC_BW, CAL_P_NIC_LAT, CAL_P_HALF, CAL_P_STEEP, CAL_P_LATX, CAL_NPARAM };
+
+typedef struct {
+  /* in */
+  const char *algo;      /* the algorithm whose model is fitted (ring) */
+  cal_topo topo;         /* the node and fabric; its rates are the fit's start, then its result */
+  int has_compute;       /* device work charged as the platform will charge it */
+  sa_compute compute;
+  double half, steep;    /* the ramp: start, then result */
+  double latx;           /* the latency at large sizes over the one at small sizes */
+  int free[CAL_NPARAM];  /* the parameters the fit moves */
+  /* out */
+  int iterations, status; /* GSL's */
+  double r2, median_err, max_err; /* over the used points: |model - measured| / measured */
+  int nused;
+} cal_cfit;
+
+/* The ramp as SMPI's smpi/bw-factor and smpi/lat-factor (piecewise): the rate factor e(s),
+ * and the latency factor 1 + (latx - 1) e(s), from the latency of the small messages
+ * (NCCL's low-latency protocol) to latx times it for the large ones (its simple one). */
+void cal_cfit_factor(double half, double steep, double latx, cost_piecewise *bw, cost_piecewise *lat);
+
+/* The model's time for every point of runs[0..nruns) (model_s), with f's parameters as
+ * they are. Returns 0 or an SA_E* code (an algorithm without a model: SA_ENOMODEL). */
+int cal_cfit_eval(cal_cfit *f, cal_crun *runs, int nruns);
+
+/* Fits the free parameters to the used points, then evaluates every point. A point off by
+ * more than CAL_OUTLIER_FACTOR times the median error and CAL_OUTLIER_MIN after the fit (a
+ * timing disturbed in the run: nccl-tests' first size, often) is marked an outlier and the
+ * fit done again without it. Returns 0, SA_ENODATA (fewer used points than free
+ * parameters), SA_EFIT (GSL failed) or another code. */
+#define CAL_OUTLIER_FACTOR 5.0
+#define CAL_OUTLIER_MIN 0.25
+int cal_cfit_run(cal_cfit *f, cal_crun *runs, int nruns);
+
+/* |model - measured| / measured over the points whose used flag is `used`: median, max,
+ * geometric mean (each floored at 0.01%), count. */
+typedef struct {
+  double median, max, geomean;
+  int n;
+} cal_cerr;
+cal_cerr cal_cfit_errors(const cal_crun *runs, int nruns, int used, double min_bytes);
+
+#endif

@@ -1,0 +1,256 @@
+/* check_topo.c: the node and fabric kinds simcalib draws: the routes SimGrid finds in the
+ * generated files are the ones the topology means (NVSwitch, PCIe switches, the DGX-1 mesh,
+ * rails, a fat-tree's oversubscribed uplinks), the cost models' description made without
+ * SimGrid (calib/topo_net.c) is the same network, the shipped HGX H100 file is what the
+ * generator writes, and every dense algorithm verifies on a 4 x 8 rail-optimized cluster. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib/platform_base.h"
+#include "calib/topo_net.h"
+#include "common/sa_error.h"
+#include "lib/platform.h"
+#include "check_util.h"
+#include "cli_run.h"
+
+static char dir[128];
+static void setup(void) { ck_assert_int_eq(cli_tmpdir(dir, "check_topo"), 0); }
+static void teardown(void) { cli_rmtree(dir); }
+
+/* Writes t as a platform file and loads it as the driver does, routes probed. */
+static void load(const cal_topo *t, const char *name, sim_platform *pf)
+{
+  char path[256], err[512];
+  snprintf(path, sizeof path, "%s/%s.xml", dir, name);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  cal_platform_spec s = {.name = name, .notes = "     a test"};
+  ck_assert_int_eq(cal_platform_xml(f, t, &s), 0);
+  fclose(f);
+  ck_assert_msg(sim_platform_load_ex(path, SIM_LOAD_NET, 0, 0, pf, err, sizeof err) == 0, "%s: %s", name, err);
+  ck_assert_int_eq(pf->nnodes, t->nodes);
+  ck_assert_int_eq(pf->node_size[0], t->gpus);
+}
+
+/* A link's signature: its rate and the routes that cross it ((table * g + j) * g + k). */
+typedef struct {
+  double bw, lat;
+  int n;
+  int route[4096];
+} sig;
+
+static int by_sig(const void *a, const void *b)
+{
+  const sig *x = a, *y = b;
+  if (x->n != y->n)
+    return x->n - y->n;
+  for (int i = 0; i < x->n; i++)
+    if (x->route[i] != y->route[i])
+      return x->route[i] - y->route[i];
+  if (fabs(x->bw - y->bw) <= 1e-9 * fmax(x->bw, y->bw)) /* the file holds 12 digits */
+    return 0;
+  return (x->bw > y->bw) - (x->bw < y->bw);
+}
+
+/* Every route table of a network: within nodes 0..2, then between the pairs of nodes. */
+#define NTABLES (COST_NINTRA + COST_NPAIRS)
+static void all_tables(const cost_net *net, const cost_route **t)
+{
+  for (int k = 0; k < COST_NINTRA; k++)
+    t[k] = net->intra[k];
+  for (int k = 0; k < COST_NPAIRS; k++)
+    t[COST_NINTRA + k] = net->inter[k];
+}
+
+static sig *signatures(const cost_net *net)
+{
+  sig *s = calloc((size_t)net->nlinks, sizeof *s);
+  const cost_route *tables[NTABLES];
+  all_tables(net, tables);
+  int g = net->gpus;
+  for (int l = 0; l < net->nlinks; l++) {
+    s[l].bw = net->links[l].bw;
+    s[l].lat = net->links[l].lat;
+  }
+  for (int k = 0; k < NTABLES; k++)
+    for (int r = 0; tables[k] && r < g * g; r++)
+      for (int i = 0; i < tables[k][r].n; i++) {
+        sig *x = &s[tables[k][r].link[i]];
+        ck_assert_int_lt(x->n, 4096);
+        x->route[x->n++] = k * g * g + r;
+      }
+  qsort(s, (size_t)net->nlinks, sizeof *s, by_sig);
+  return s;
+}
+
+/* SimGrid's network of the file and the one topo_net.c makes are the same: every route's
+ * latency and bandwidth, and the same links, each crossed by the same routes. */
+static void same_network(const cal_topo *t, const char *name)
+{
+  sim_platform pf;
+  cal_tnet tn;
+  load(t, name, &pf);
+  ck_assert_int_eq(cal_tnet_build(t, NULL, &tn), 0);
+  const cost_net *a = &pf.net, *b = &tn.net;
+  ck_assert_msg(a->nlinks == b->nlinks, "%s: SimGrid %d links, topo %d", name, a->nlinks, b->nlinks);
+  const cost_route *ta[NTABLES], *tb[NTABLES];
+  all_tables(a, ta);
+  all_tables(b, tb);
+  for (int k = 0; k < NTABLES; k++) {
+    ck_assert_msg(!ta[k] == !tb[k], "%s: table %d", name, k);
+    for (int r = 0; ta[k] && r < t->gpus * t->gpus; r++) {
+      ck_assert_int_eq(ta[k][r].n, tb[k][r].n);
+      if ((k < COST_NINTRA && r / t->gpus == r % t->gpus) || ta[k][r].n == 0)
+        continue; /* a GPU to itself, or a pair a sampled table leaves out: no route */
+      ck_assert_msg(fabs(ta[k][r].lat - tb[k][r].lat) <= 1e-12 && fabs(ta[k][r].bw / tb[k][r].bw - 1) < 1e-9,
+                    "%s: table %d route %d: %g s %g B/s vs %g s %g B/s", name, k, r, ta[k][r].lat, ta[k][r].bw,
+                    tb[k][r].lat, tb[k][r].bw);
+    }
+  }
+  sig *sa = signatures(a), *sb = signatures(b);
+  for (int l = 0; l < a->nlinks; l++)
+    ck_assert_msg(by_sig(&sa[l], &sb[l]) == 0 && fabs(sa[l].lat - sb[l].lat) < 1e-12,
+                  "%s: link %d differs: %d routes (first %d), %g B/s, %g s vs %d routes (first %d), %g B/s, %g s", name, l,
+                  sa[l].n, sa[l].route[0], sa[l].bw, sa[l].lat, sb[l].n, sb[l].route[0], sb[l].bw, sb[l].lat);
+  free(sa);
+  free(sb);
+  cal_tnet_free(&tn);
+  sim_platform_free(&pf);
+}
+
+static cal_topo rails(int nodes, double oversub)
+{
+  cal_topo t = {.node = CAL_NODE_NVSWITCH, .nodes = nodes, .gpus = 8, .gpu_bw = 450e9, .gpu_lat = 1e-6, .nics = 8,
+                .nic_bw = 50e9, .nic_lat = 2e-6, .rails = 1, .fabric = CAL_FABRIC_FATTREE, .oversub = oversub};
+  cal_topo_defaults(&t);
+  return t;
+}
+
+START_TEST(models_see_the_network_simgrid_routes)
+{
+  cal_topo t = rails(3, 2);
+  same_network(&t, "rails3");
+  t = rails(2, 1);
+  same_network(&t, "rails2");
+  cal_topo pcie = {.node = CAL_NODE_PCIE, .nodes = 3, .gpus = 8, .gpu_bw = 26e9, .gpu_lat = 1e-6, .nics = 2,
+                   .nic_bw = 25e9, .nic_lat = 2e-6, .fabric = CAL_FABRIC_FATTREE, .nodes_per_leaf = 2, .oversub = 3};
+  cal_topo_defaults(&pcie);
+  same_network(&pcie, "pcie");
+  cal_topo dgx1 = {.node = CAL_NODE_DGX1, .nodes = 2, .gpus = 8, .gpu_bw = 25e9, .gpu_lat = 2e-6, .nics = 4,
+                   .nic_bw = 12.5e9, .nic_lat = 2e-6};
+  cal_topo_defaults(&dgx1);
+  same_network(&dgx1, "dgx1");
+  cal_topo one = {.node = CAL_NODE_CLUSTER, .nodes = 1, .gpus = 5, .gpu_bw = 150e9, .gpu_lat = 1e-6, .nics = 1,
+                  .nic_bw = 3e9, .nic_lat = 6e-6};
+  cal_topo_defaults(&one);
+  same_network(&one, "cluster1");
+}
+END_TEST
+
+/* What the routes say: inside a node, GPU a's NVLink up then GPU b's down; between nodes on
+ * one rail, NIC up and NIC down; across rails, the two leaves' uplinks between them, each
+ * carrying its leaf's NICs (one per node) over the oversubscription, here the narrowest. */
+START_TEST(rails_and_the_fat_tree_show_in_the_routes)
+{
+  cal_topo t = rails(4, 8);
+  sim_platform pf;
+  load(&t, "r4", &pf);
+  const cost_net *n = &pf.net;
+  int g = 8;
+  const cost_route *in = &n->intra[0][1 * g + 6], *same = &n->inter[COST_R01][3 * g + 3],
+                   *cross = &n->inter[COST_R01][3 * g + 5];
+  ck_assert_int_eq(in->n, 2);
+  ck_assert_double_eq_tol(in->bw, 450e9, 1);
+  ck_assert_double_eq_tol(in->lat, 2e-6, 1e-12);
+  ck_assert_int_eq(same->n, 2);
+  ck_assert_double_eq_tol(same->bw, 50e9, 1);
+  ck_assert_int_eq(cross->n, 4);
+  ck_assert_double_eq_tol(cross->lat, 4e-6 + 2 * 0.3e-6, 1e-12);
+  ck_assert_double_eq_tol(cross->bw, 4 * 50e9 / 8, 1); /* a leaf's uplink: 4 nodes' NICs over 8:1 */
+  sim_platform_free(&pf);
+}
+END_TEST
+
+START_TEST(shipped_hgx_h100_is_what_the_generator_writes)
+{
+  char path[256];
+  snprintf(path, sizeof path, "%s/hgx.xml", dir);
+  cli_result r = cli_simcalib("platform --preset hgx-h100 --nodes 4 --name hgx-h100-rails -o %s", path);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  cli_result_free(&r);
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "cmp -s %s platforms/hgx-h100-rails.xml", path);
+  ck_assert_msg(system(cmd) == 0, "platforms/hgx-h100-rails.xml differs from simcalib platform --preset hgx-h100");
+}
+END_TEST
+
+START_TEST(every_dense_algorithm_verifies_on_4x8_rails)
+{
+  char path[256], args[512];
+  snprintf(path, sizeof path, "%s/r48.xml", dir);
+  cli_result r = cli_simcalib("platform --node nvswitch --gpu-bw 450GBps --nics 8 --nic-rate 400Gbps --rails "
+                              "--oversubscription 2 --nodes 4 --gpus-per-node 8 -o %s",
+                              path);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  cli_result_free(&r);
+  snprintf(args, sizeof args, "--platform %s --algo all --verify --sizes 1000,1M --mode sim", path);
+  r = cli_run(args, 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  const cJSON *p, *res = cJSON_GetObjectItemCaseSensitive(r.json, "results");
+  ck_assert_int_eq(cJSON_GetArraySize(res), 7 * 2);
+  cJSON_ArrayForEach(p, res) ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "verified")));
+  cli_result_free(&r);
+}
+END_TEST
+
+/* 16 GiB per rank, timed as nccl-tests does, on the shipped 4 x 8 H100: every ring hop
+ * between nodes crosses one NIC (49.1 GB/s) and each step sums its chunk (949 GB/s), so the
+ * bus bandwidth is 1 / (1/49.1 + 1/(2 x 949)) GB/s; simulation and model agree. */
+START_TEST(ring_at_16g_on_rails)
+{
+  cli_result r = cli_run("--platform hgx-h100-rails --algo ring --size 16G --timing nccl-tests --mode both", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  const cJSON *p = cli_point(&r, 0);
+  double busbw = cli_num(p, "busbw_GBps"), want = 1 / (1 / 49.1 + 1 / (2 * 0.85 * 3350 / 3));
+  ck_assert_msg(fabs(busbw / want - 1) < 0.002, "busbw %g GB/s, %g expected", busbw, want);
+  ck_assert_double_eq_tol(cli_num(p, "model_time_s"), cli_num(p, "time_s"), 1e-4 * cli_num(p, "time_s"));
+  cli_result_free(&r);
+}
+END_TEST
+
+START_TEST(bad_shapes_are_refused)
+{
+  static const struct {
+    const char *args, *why;
+  } cases[] = {
+      {"--preset hgx-h999 --nodes 2", "unknown --preset"},
+      {"--node dgx1-mesh --gpu-bw 25GBps --nic-rate 100Gbps --nodes 2 --gpus-per-node 4", "8 GPUs"},
+      {"--node nvswitch --gpu-bw 450GBps --nic-rate 400Gbps --nodes 2 --gpus-per-node 8 --rails --fabric switch",
+       "fat-tree"},
+      {"--node nvswitch --gpu-bw 450GBps --nic-rate 400Gbps --nodes 2 --gpus-per-node 8 --nics 9", "more NICs"},
+      {"--node nvswitch --gpu-bw fast --nic-rate 400Gbps --nodes 2 --gpus-per-node 8", "needs a rate"},
+      {"--node nvswitch --gpu-bw 450GBps --nic-rate 400Gbps --nodes 2 --gpus-per-node 8 --nic-lat 2", "needs a time"},
+      {"--node nvswitch --gpu-bw 450GBps --nic-rate 400Gbps --nodes 2 --gpus-per-node 8 --oversubscription 0.5",
+       "oversubscription"},
+      {"--node torus --gpu-bw 450GBps --nic-rate 400Gbps --nodes 2 --gpus-per-node 8", "--node is"},
+      {"--node nvswitch --nic-rate 400Gbps --nodes 2 --gpus-per-node 8", "--gpu-bw"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cli_result r = cli_simcalib("platform %s -o %s/bad.xml", cases[i].args, dir);
+    ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1 && strstr(r.err, cases[i].why), "%s: %d %s", cases[i].args,
+                  r.status, r.err);
+    cli_result_free(&r);
+  }
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("topo");
+  CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
+                     rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
+                     every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused);
+  return check_run(s);
+}
