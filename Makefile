@@ -63,7 +63,7 @@ CAL_PP_SRC := calib/pingpong.c calib/pingpong_opts.c calib/measured.c calib/meas
 CAL_SRC    := $(filter-out calib/pingpong.c calib/pingpong_opts.c calib/main.c,$(wildcard calib/*.c))
 # The parts of algos/ and runner/ that need no MPI, for the driver, simcalib and the tests.
 PURE_SRC   := algos/ar_dtype.c algos/topk_select.c algos/tree_shape.c runner/ar_verify.c runner/sparse_ref.c \
-	      runner/rank_list.c
+	      runner/rank_list.c algos/nccl_proto.c algos/nccl_search.c algos/nccl_sched.c
 
 obj = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
 A_COMMON := $(B)/libcommon.a

@@ -12,6 +12,7 @@ enum {
   AR_DENSE = 1u << 0,  /* result is the exact elementwise sum */
   AR_SPARSE = 1u << 1, /* result is a top-k sparsified sum */
   AR_TREES = 1u << 2,  /* pipelined over trees in --segment segments (algos/tree_core.c) */
+  AR_NCCL = 1u << 3,   /* NCCL's own algorithms (algos/nccl_*.c): named, never in --algo all or best */
 };
 
 /* Phase names, one spelling for the algorithm that records a phase and the model that
@@ -31,30 +32,42 @@ enum {
 #define AR_PH_SCATTER_ADD "scatter-add"
 #define AR_PH_MSTOPK "mstopk"
 #define AR_PH_INTER_AG "inter-ag"
+#define AR_PH_LAUNCH "launch" /* NCCL's kernel launch: its base latency */
+#define AR_PH_RING "ring"
+#define AR_PH_TREE "tree"
 /* what a dense algorithm records on one rank, where it only copies its input */
 #define AR_PH_COPY "copy"
 
-/* X(name, flags, cost model, (phases in the order they run), description), in --list-algos
- * order. Algorithm `name` is ar_<name>() in algos/<name>.c; its model the cost function
- * named (NULL: none), declared in models/cost_ctx.h. A phase in the list may be skipped at
- * some shapes (rhd's pre and post exist only when the rank count is not a power of two). */
+/* X(id, "name", flags, cost model, (phases in the order they run), description), in
+ * --list-algos order. Algorithm `name` (what users type; may hold a hyphen) is ar_<id>() in
+ * algos/<id>.c; its model the cost function named (NULL: none), declared in
+ * models/cost_ctx.h. A phase in the list may be skipped at some shapes (rhd's pre and post
+ * exist only when the rank count is not a power of two; nccl runs a ring or a tree). */
 #define AR_ALGO_LIST(X)                                                                                          \
-  X(ring, AR_DENSE, cost_ring, (AR_PH_RS, AR_PH_AG),                                                             \
+  X(ring, "ring", AR_DENSE, cost_ring, (AR_PH_RS, AR_PH_AG),                                                     \
     "ring reduce-scatter + allgather, 2(p-1) steps; --channels C rings at once")                               \
-  X(tree, AR_DENSE | AR_TREES, cost_tree, (AR_PH_REDUCE, AR_PH_BCAST),                                           \
+  X(tree, "tree", AR_DENSE | AR_TREES, cost_tree, (AR_PH_REDUCE, AR_PH_BCAST),                                   \
     "pipelined binary tree: reduce to the root, broadcast back (--segment)")                                   \
-  X(twotree, AR_DENSE | AR_TREES, cost_twotree, (AR_PH_REDUCE, AR_PH_BCAST),                                     \
+  X(twotree, "twotree", AR_DENSE | AR_TREES, cost_twotree, (AR_PH_REDUCE, AR_PH_BCAST),                          \
     "double binary tree (two-tree, NCCL's tree): two trees, half the data each")                               \
-  X(hier, AR_DENSE, cost_hier, (AR_PH_INTRA_RS, AR_PH_INTER_AR, AR_PH_INTRA_AG),                                 \
+  X(hier, "hier", AR_DENSE, cost_hier, (AR_PH_INTRA_RS, AR_PH_INTER_AR, AR_PH_INTRA_AG),                         \
     "hierarchical 2D-torus: intra-node reduce-scatter, inter-node ring, allgather")                            \
-  X(rhd, AR_DENSE, cost_rhd, (AR_PH_PRE, AR_PH_RS, AR_PH_AG, AR_PH_POST),                                        \
+  X(rhd, "rhd", AR_DENSE, cost_rhd, (AR_PH_PRE, AR_PH_RS, AR_PH_AG, AR_PH_POST),                                 \
     "recursive halving-doubling (Rabenseifner), any rank count")                                               \
-  X(naive, AR_DENSE, cost_naive, (AR_PH_GATHER_REDUCE, AR_PH_BCAST), "gather to one master, reduce there, broadcast back") \
-  X(mpi, AR_DENSE, NULL, (AR_PH_ALLREDUCE), "the MPI library's own MPI_Allreduce (SMPI's selector when simulated)")      \
-  X(topk, AR_SPARSE, cost_topk, (AR_PH_SELECT, AR_PH_AG, AR_PH_SCATTER_ADD),                                     \
+  X(naive, "naive", AR_DENSE, cost_naive, (AR_PH_GATHER_REDUCE, AR_PH_BCAST),                                    \
+    "gather to one master, reduce there, broadcast back")                                                      \
+  X(mpi, "mpi", AR_DENSE, NULL, (AR_PH_ALLREDUCE),                                                               \
+    "the MPI library's own MPI_Allreduce (SMPI's selector when simulated)")                                    \
+  X(topk, "topk", AR_SPARSE, cost_topk, (AR_PH_SELECT, AR_PH_AG, AR_PH_SCATTER_ADD),                             \
     "TopK-SGD (NaiveAG): exact top-k per rank, allgather of values and indices")                               \
-  X(hitopk, AR_SPARSE, cost_hitopk, (AR_PH_INTRA_RS, AR_PH_MSTOPK, AR_PH_INTER_AG, AR_PH_INTRA_AG),              \
-    "HiTopKComm: intra-node reduce-scatter, MSTopK, inter-node allgathers")
+  X(hitopk, "hitopk", AR_SPARSE, cost_hitopk, (AR_PH_INTRA_RS, AR_PH_MSTOPK, AR_PH_INTER_AG, AR_PH_INTRA_AG),    \
+    "HiTopKComm: intra-node reduce-scatter, MSTopK, inter-node allgathers")                                    \
+  X(nccl_ring, "nccl-ring", AR_DENSE | AR_NCCL, cost_nccl_ring, (AR_PH_LAUNCH, AR_PH_RING),                      \
+    "NCCL's ring as its kernels run it: channels, pipelined slices, --proto LL|LL128|Simple")                  \
+  X(nccl_tree, "nccl-tree", AR_DENSE | AR_NCCL, cost_nccl_tree, (AR_PH_LAUNCH, AR_PH_TREE),                      \
+    "NCCL's tree: node chains under its double binary tree, pipelined slices")                                 \
+  X(nccl, "nccl", AR_DENSE | AR_NCCL, cost_nccl, (AR_PH_LAUNCH, AR_PH_RING, AR_PH_TREE),                         \
+    "what NCCL (--nccl-version) would run: its algorithm, protocol and channels at each size")
 
 /* A phase list of the table as an array initialiser: {AR_PHASES_INIT(phases)} */
 #define AR_UNPAREN(...) __VA_ARGS__

@@ -13,6 +13,7 @@
 #include "ar_layout.h"
 #include "ar_phase.h"
 #include "ar_trace.h"
+#include "nccl_proto.h"
 
 /* Everything an algorithm may need beyond MPI_Allreduce's arguments. */
 typedef struct {
@@ -26,6 +27,10 @@ typedef struct {
   ar_phases *phases;       /* where phase boundaries are recorded; may be NULL */
   ar_trace *trace;         /* where the helpers record each step (ar_trace.h); may be NULL */
   const ar_layout *layout; /* node communicators and ring orders; may be NULL */
+  /* NCCL's algorithms (algos/nccl_*.c): their channels laid over the platform (NULL when
+   * none runs) and what this point runs (nccl_proto.h; the driver chooses it) */
+  const struct nccl_topo *nccl;
+  nccl_choice nccl_run;
 } ar_params;
 
 typedef int (*ar_fn)(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm,
@@ -104,7 +109,14 @@ int ar_isend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_
              MPI_Request *r, int *nreq);
 int ar_irecv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
              MPI_Request *r, int *nreq);
+/* ar_isend with synchronous sends (MPI_Issend): a request completes when its message has
+ * been delivered, whatever its size, where SMPI completes a small standard send at once. */
+int ar_issend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
+              MPI_Request *r, int *nreq);
 /* MPI_Waitall, recorded as a wait. */
 int ar_waitall(int n, MPI_Request *req, const ar_params *p);
+/* MPI_Waitany, recorded as a wait: *idx the request that completed (MPI_UNDEFINED: none
+ * was active). */
+int ar_waitany(int n, MPI_Request *req, int *idx, const ar_params *p);
 
 #endif

@@ -100,9 +100,12 @@ static size_t piece(size_t count, ar_dtype dt, size_t i, size_t *len)
   return off;
 }
 
+/* How a message is posted. */
+enum { POST_RECV, POST_SEND, POST_SSEND };
+
 /* Posts every piece of a message: a receive into buf, or a send from it. */
 static int post(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, MPI_Request *r, int *nreq,
-                int recv)
+                int how)
 {
   size_t k = ar_pieces(count, dt), len, off;
   int rc = 0;
@@ -111,9 +114,11 @@ static int post(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Com
     int n;
     off = piece(count, dt, i, &len);
     rc = ar_msg(len, dt, &t, &n);
+    void *at = ar_at(buf, off, dt);
     if (rc == 0)
-      rc = (recv ? MPI_Irecv(ar_at(buf, off, dt), n, t, peer, tag, comm, &r[*nreq])
-                 : MPI_Isend(ar_at(buf, off, dt), n, t, peer, tag, comm, &r[*nreq])) == MPI_SUCCESS
+      rc = (how == POST_RECV   ? MPI_Irecv(at, n, t, peer, tag, comm, &r[*nreq])
+            : how == POST_SEND ? MPI_Isend(at, n, t, peer, tag, comm, &r[*nreq])
+                               : MPI_Issend(at, n, t, peer, tag, comm, &r[*nreq])) == MPI_SUCCESS
                ? 0
                : SA_EMPI;
     *nreq += rc == 0;
@@ -131,20 +136,35 @@ int ar_isend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_
              MPI_Request *r, int *nreq)
 {
   ar_trace_post(p->trace, 1, comm, msg_bytes(count, dt, peer), peer);
-  return post((void *)buf, count, dt, peer, tag, comm, r, nreq, 0); /* MPI_Isend reads it only */
+  return post((void *)buf, count, dt, peer, tag, comm, r, nreq, POST_SEND); /* MPI_Isend reads it only */
+}
+
+int ar_issend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
+              MPI_Request *r, int *nreq)
+{
+  ar_trace_post(p->trace, 1, comm, msg_bytes(count, dt, peer), peer);
+  return post((void *)buf, count, dt, peer, tag, comm, r, nreq, POST_SSEND);
 }
 
 int ar_irecv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
              MPI_Request *r, int *nreq)
 {
   ar_trace_post(p->trace, 0, comm, msg_bytes(count, dt, peer), peer);
-  return post(buf, count, dt, peer, tag, comm, r, nreq, 1);
+  return post(buf, count, dt, peer, tag, comm, r, nreq, POST_RECV);
 }
 
 int ar_waitall(int n, MPI_Request *req, const ar_params *p)
 {
   double t0 = ar_trace_start(p->trace);
   int rc = MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+  ar_trace_step(p->trace, AR_EV_WAIT, t0, MPI_COMM_NULL, -1, -1, -1, -1);
+  return rc == MPI_SUCCESS ? 0 : SA_EMPI;
+}
+
+int ar_waitany(int n, MPI_Request *req, int *idx, const ar_params *p)
+{
+  double t0 = ar_trace_start(p->trace);
+  int rc = MPI_Waitany(n, req, idx, MPI_STATUS_IGNORE);
   ar_trace_step(p->trace, AR_EV_WAIT, t0, MPI_COMM_NULL, -1, -1, -1, -1);
   return rc == MPI_SUCCESS ? 0 : SA_EMPI;
 }
@@ -178,7 +198,7 @@ int ar_send(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_C
 {
   MPI_Request r[AR_MAX_PIECES];
   double t0 = ar_trace_start(p->trace);
-  int n = 0, rc = post((void *)buf, count, dt, peer, tag, comm, r, &n, 0);
+  int n = 0, rc = post((void *)buf, count, dt, peer, tag, comm, r, &n, POST_SEND);
   if (rc == 0 && MPI_Waitall(n, r, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
     rc = SA_EMPI;
   ar_trace_step(p->trace, AR_EV_SEND, t0, comm, msg_bytes(count, dt, peer), peer, -1, -1);
@@ -189,7 +209,7 @@ int ar_recv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm co
 {
   MPI_Request r[AR_MAX_PIECES];
   double t0 = ar_trace_start(p->trace);
-  int n = 0, rc = post(buf, count, dt, peer, tag, comm, r, &n, 1);
+  int n = 0, rc = post(buf, count, dt, peer, tag, comm, r, &n, POST_RECV);
   if (rc == 0 && MPI_Waitall(n, r, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
     rc = SA_EMPI;
   ar_trace_step(p->trace, AR_EV_RECV, t0, comm, -1, -1, msg_bytes(count, dt, peer), peer);

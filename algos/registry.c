@@ -4,7 +4,7 @@
 #include <string.h>
 
 const ar_algo ar_registry[] = {
-#define AR_REGISTRY_ROW(name, flags, cost, phases, desc) {#name, ar_##name, flags, desc},
+#define AR_REGISTRY_ROW(id, name, flags, cost, phases, desc) {name, ar_##id, flags, desc},
     AR_ALGO_LIST(AR_REGISTRY_ROW)
 #undef AR_REGISTRY_ROW
     {NULL, NULL, 0, NULL},

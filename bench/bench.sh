@@ -80,6 +80,19 @@ done
 points=$(awk '!/^#/ { n++ } END { print n - 1 }' "$TMP/model.csv")
 echo "$points $(median <"$TMP/model.w")" | awk '{ printf "model_points_per_s %.0f\n", $1 / $2 }'
 
+# NCCL's ring as its kernels run it (docs/nccl.md): 2 channels, 2 slices a chunk, synchronous
+# sends, on the 128 ranks of tencent16 at 256 MiB, beside our plain ring at the same size
+: >"$TMP/nccl.w"
+: >"$TMP/ring256.w"
+i=0
+while [ "$i" -lt "$REPS" ]; do
+  run nccl --platform tencent16.xml --algo nccl-ring --size 256M --mode sim >>"$TMP/nccl.w"
+  run ring256 --platform tencent16.xml --algo ring --size 256M --mode sim >>"$TMP/ring256.w"
+  i=$((i + 1))
+done
+echo "nccl_ring128_256M_wall_s $(median <"$TMP/nccl.w")"
+echo "ring128_256M_wall_s $(median <"$TMP/ring256.w")"
+
 : >"$TMP/mission.w"
 : >"$TMP/all.w"
 : >"$TMP/links.r"

@@ -59,7 +59,7 @@ static int eval_run(cal_cfit *f, cal_crun *r)
   int rc = cal_tnet_build(&t, f->has_compute ? &f->compute : NULL, &tn);
   cal_cfit_factor(f->half, f->steep, f->latx, &tn.net.bw_factor, &tn.net.lat_factor);
   cost_shape sh = {.nodes = r->nodes, .rpn = r->gpus, .elem = r->elem, .segment_bytes = 1 << 20, .channels = 1,
-                   .density = 0.01, .timing = COST_TIMING_NCCL_TESTS};
+                   .density = 0.01, .timing = COST_TIMING_NCCL_TESTS, .nccl_proto = -1};
   if (rc == 0)
     rc = cost_ctx_new(&tn.net, &sh, &c);
   for (int i = 0; rc == 0 && i < r->n; i++) {

@@ -24,6 +24,10 @@ typedef struct {
   double density;         /* top-k algorithms: fraction of elements selected (--density) */
   double overlap;         /* hitopk: fraction of indices shared between nodes (--overlap) */
   cost_timing timing;     /* --timing */
+  /* NCCL's algorithms: the protocol (-1: NCCL's choice) and channels (0: NCCL's choice)
+   * asked for, and the NCCL version whose choice --algo nccl follows (NULL: the default) */
+  int nccl_proto, nccl_channels;
+  const nccl_version *nccl_version;
 } cost_shape;
 
 #define COST_MAX_PHASES 8
@@ -68,8 +72,14 @@ typedef struct {
 
 void cost_ctx_params(const cost_ctx *c, cost_params *p);
 
-/* The inputs of NCCL's model (cost_nccl.h) for this layout: the slowest hop of a ring
- * through a node, and what a node's ranks send to another node together. */
-void cost_ctx_nccl_shape(const cost_ctx *c, cost_nccl_shape *s);
+/* The inputs of NCCL's model (cost_nccl.h) for this layout: NCCL's channels laid over a
+ * node's routes and what they carry, and what a node's ranks send to another node together
+ * (derived once, kept in the context). */
+void cost_ctx_nccl_shape(cost_ctx *c, cost_nccl_shape *s);
+
+/* What NCCL's algorithm `algo` ("nccl-ring", "nccl-tree", or "nccl": either) runs at
+ * `bytes` per rank on this layout: NCCL's choice of what the shape leaves open. Returns 0,
+ * SA_ENOMODEL for another algorithm, or another SA_E* code. */
+int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choice *out);
 
 #endif

@@ -67,7 +67,8 @@ int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out)
   *out = NULL;
   if (!net || !shape || shape->nodes < 1 || shape->rpn < 1 || shape->elem < 1 || shape->channels < 1)
     return SA_EINVAL;
-  if (shape->nodes > net->nnodes || shape->rpn > net->gpus || net->nlinks < 1)
+  /* one rank alone sends nothing: it needs no link (a node of one GPU has none) */
+  if (shape->nodes > net->nnodes || shape->rpn > net->gpus || (net->nlinks < 1 && shape->nodes * shape->rpn > 1))
     return SA_ELAYOUT;
   cost_ctx *c = calloc(1, sizeof *c);
   if (!c)
@@ -86,7 +87,7 @@ int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out)
   if (rc == 0 && c->relabel == 1)
     rc = init_relabel(c);
   if (rc == 0) {
-    c->load = calloc((size_t)net->nlinks * (size_t)c->owners, sizeof *c->load);
+    c->load = calloc((size_t)net->nlinks * (size_t)c->owners + 1, sizeof *c->load);
     rc = c->load ? 0 : SA_ENOMEM;
   }
   if (rc == 0)
@@ -190,7 +191,7 @@ static const struct {
   cost_fn fn;
   unsigned flags;
 } models[] = {
-#define COST_MODEL_ROW(name, flags, cost, phases, desc) {#name, cost, flags},
+#define COST_MODEL_ROW(id, name, flags, cost, phases, desc) {name, cost, flags},
     AR_ALGO_LIST(COST_MODEL_ROW)
 #undef COST_MODEL_ROW
 };

@@ -1,31 +1,11 @@
-/* cost_nccl.c: NCCL v2.7.5-1's tuning model for allreduce (see cost_nccl.h), rewritten from
- * the description of src/graph/tuning.cc; the constants are NCCL's, in microseconds and GB/s. */
+/* cost_nccl.c: NCCL's tuning model for allreduce (see cost_nccl.h), rewritten from the
+ * description of src/graph/tuning.cc and src/enqueue.cc of each version; the constants are
+ * NCCL's (algos/nccl_proto.c), in microseconds and GB/s. */
 #include "cost_nccl.h"
 
 #include <math.h>
 
-/* Base latency per algorithm and protocol (LL, LL128, Simple), us. */
-static const double base_lat[COST_NCCL_NALGO][COST_NCCL_NPROTO] = {{4.4, 4.4, 0}, {3.6, 10.0, 8.4}};
-
-/* Per-hop latency by the hop's hardware, algorithm and protocol, us. */
-enum { HW_NVLINK, HW_PCI, HW_NET };
-static const double hw_lat[3][COST_NCCL_NALGO][COST_NCCL_NPROTO] = {
-    {{.52, 1.2, 28}, {.47, 1.9, 3.4}},
-    {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}},
-    {{5.0, 8.5, 50}, {2.7, 4.0, 9.6}},
-};
-
-/* LL128's bandwidth ceiling per channel for allreduce, GB/s. */
-#define LL128_MAX_BW_PER_CH 16.7
-
-/* NCCL scales the tree's bandwidth down at medium sizes, by log2(bytes / 64) from 0 to 21. */
-static const double tree_correction[COST_NCCL_NPROTO][22] = {
-    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0},
-    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .5, .6, .6, .7, .7, .8, .9, .9, 1.0},
-    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .5, .5, .6, .6, .7, .8, .9},
-};
-
-/* floor(log2(n)), 0 for n < 2, as NCCL's log2i. */
+/* floor(log2(n)), 0 for n < 2, as the 2.7 tuner's log2i. */
 static int log2i(double n)
 {
   int l = 0;
@@ -34,18 +14,23 @@ static int log2i(double n)
   return l;
 }
 
-const char *cost_nccl_proto_name(int proto)
+const char *cost_nccl_proto_name(int proto) { return nccl_proto_name(proto); }
+
+static const nccl_version *version_of(const cost_nccl_shape *s)
 {
-  static const char *const names[] = {"LL", "LL128", "Simple"};
-  return proto >= 0 && proto < COST_NCCL_NPROTO ? names[proto] : "?";
+  return s->version ? s->version : nccl_version_default();
 }
 
-/* Bus bandwidth (GB/s) of algorithm a with protocol p, before the conversion to algbw. */
-static double bus_bw(const cost_nccl_shape *s, int a, int p)
+/* NCCL's channels times their speed (GB/s): what a ring through the nodes can carry. */
+static double channels_bw(const cost_nccl_shape *s)
 {
-  /* NCCL's channels times their speed: what a ring through the nodes can carry */
-  double bw = (s->nodes > 1 && s->inter_bw < s->intra_bw ? s->inter_bw : s->intra_bw) / 1e9;
-  double ppn = (double)s->ranks / s->nodes, ll128_cap = LL128_MAX_BW_PER_CH * s->channels;
+  return (s->nodes > 1 && s->inter_bw < s->intra_bw ? s->inter_bw : s->intra_bw) / 1e9;
+}
+
+/* v2.7.5: bus bandwidth of algorithm a with protocol p, before the conversion to algbw. */
+static double bus_bw_2_7(const cost_nccl_shape *s, const nccl_version *v, int a, int p)
+{
+  double bw = channels_bw(s), ppn = (double)s->ranks / s->nodes, ll128_cap = v->ll128_bw_2_7 * s->channels;
   if (a == COST_NCCL_RING) {
     if (p == COST_NCCL_LL)
       bw *= 1.0 / 4.0;
@@ -61,6 +46,75 @@ static double bus_bw(const cost_nccl_shape *s, int a, int p)
   return bw;
 }
 
+/* v2.7.5's latency and time of algorithm a with protocol p (us), NaN when off. */
+static double time_2_7(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bytes)
+{
+  int nsteps = 2 * (s->ranks - 1), inter_steps = 2 * (s->nodes - 1), intra_hw = s->nvlink ? NCCL_HW_NVLINK : NCCL_HW_PCI;
+  double bw = bus_bw_2_7(s, v, a, p) * (a == COST_NCCL_RING ? (double)s->ranks / nsteps : 0.5);
+  double intra_lat = v->hw_lat[intra_hw][a][p] * (s->nodes > 1 && p == COST_NCCL_LL ? 1.8 : 1.0);
+  double inter_lat = v->hw_lat[NCCL_HW_NET][a][p], lat = v->base_lat[a][p];
+  if (a == COST_NCCL_RING)
+    lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
+  else
+    lat += 2 * ((s->ranks / s->nodes - 1) * intra_lat + log2i(s->nodes) * inter_lat);
+  int log_size = log2i(floor(bytes / 64));
+  if (a == COST_NCCL_TREE && log_size < v->ntree_corr)
+    bw *= v->tree_corr[p][log_size];
+  /* NCCL's "plateau" of multi-node Simple rings */
+  if (a == COST_NCCL_RING && p == COST_NCCL_SIMPLE && s->nodes > 1 && bytes >= s->ranks / 16.0 * 65536)
+    lat *= 1.9;
+  return bw > 0 ? lat + bytes / (1000 * bw) : NAN;
+}
+
+/* v2.2x: the same for the current tuner (src/graph/tuning.cc ncclTopoTuneModel and
+ * ncclTopoGetAlgoTime of v2.26.2): per-channel caps by GPU generation and node count, the
+ * network overhead of multi-node rings (1 us per step, 3 for Simple: an Intel host), the
+ * tree's network latency used for rings with one GPU per node. */
+static double time_2_2x(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bytes)
+{
+  int arch = s->arch < 0 ? 0 : s->arch >= NCCL_NARCH ? NCCL_NARCH - 1 : s->arch;
+  int col = s->nodes <= 2 ? s->nodes - 1 : 2, row = s->nodes == 1 ? arch : 0; /* LL: an Intel host across nodes */
+  int nsteps = 2 * (s->ranks - 1), intra_hw = s->nvlink ? NCCL_HW_NVLINK : NCCL_HW_PCI, nch = s->channels;
+  double ppn = (double)s->ranks / s->nodes, bw = channels_bw(s), ll_max = v->ll_max_bw[row][col];
+  if (a == COST_NCCL_RING && p == COST_NCCL_LL)
+    bw = fmin(ll_max, bw * .5);
+  if (a == COST_NCCL_RING && p == COST_NCCL_LL128)
+    bw = fmin(bw * 0.92, nch * v->ring_ll128_bw[arch][col]);
+  if (a == COST_NCCL_TREE)
+    bw = fmin(bw * .92, nch * v->tree_bw[arch][col]);
+  if (a == COST_NCCL_TREE && p == COST_NCCL_LL)
+    bw = fmin(bw / 3.8, ll_max);
+  if (a == COST_NCCL_TREE && p == COST_NCCL_LL128)
+    bw = fmin(bw * (s->nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * v->tree_ll128_bw[arch][col]);
+  bw *= a == COST_NCCL_RING ? (double)s->ranks / nsteps : 0.5;
+  double lat = v->base_lat[a][p], intra_lat = v->hw_lat[intra_hw][a][p];
+  double inter_lat = v->hw_lat[NCCL_HW_NET][ppn == 1 ? COST_NCCL_TREE : a][p];
+  if (a == COST_NCCL_RING) {
+    double net_overhead = s->nodes > 1 ? (p == COST_NCCL_SIMPLE ? 3.0 : 1.0) : 0;
+    int inter_steps = s->nodes == 1 ? 0 : 2 * (s->nodes - 1);
+    lat += (nsteps - inter_steps) * fmax(intra_lat, net_overhead) + inter_steps * inter_lat;
+  } else {
+    lat += 2 * ((s->ranks / s->nodes - 1) * intra_lat + log2i(s->nodes) * inter_lat);
+  }
+  double q = floor(bytes / 64);
+  int log_size = q < 1 ? -1 : log2i(q);
+  if (a == COST_NCCL_TREE && log_size >= 0 && log_size < v->ntree_corr)
+    bw *= v->tree_corr[p][log_size];
+  if (a == COST_NCCL_RING && p == COST_NCCL_SIMPLE && s->nodes > 1 && bytes / ((double)nch * s->ranks) >= 64)
+    lat *= arch < NCCL_ARCH_AMPERE ? 1.9 : 1.4; /* NCCL's "plateau" of multi-node rings */
+  return bw > 0 ? lat + bytes / (1000 * bw) : NAN;
+}
+
+/* Seconds; NaN where NCCL keeps the protocol off by default (unless forced): LL128 runs only
+ * over NVLink, and across nodes only with the NIC next to the GPU. */
+static double algo_time(const cost_nccl_shape *s, int a, int p, double bytes, int forced)
+{
+  const nccl_version *v = version_of(s);
+  if (!forced && p == COST_NCCL_LL128 && !(s->nvlink && (s->nodes == 1 || s->ll128_net)))
+    return NAN;
+  return 1e-6 * (v->model ? time_2_2x(s, v, a, p, bytes) : time_2_7(s, v, a, p, bytes));
+}
+
 void cost_nccl_predict(const cost_nccl_shape *s, double bytes, cost_nccl_pred *out)
 {
   out->ring_s = out->tree_s = NAN;
@@ -68,37 +122,39 @@ void cost_nccl_predict(const cost_nccl_shape *s, double bytes, cost_nccl_pred *o
   for (int a = 0; a < COST_NCCL_NALGO; a++)
     for (int p = 0; p < COST_NCCL_NPROTO; p++)
       out->time_s[a][p] = NAN;
-  if (s->ranks < 2 || s->nodes < 1 || !(s->intra_bw > 0 || s->nodes > 1))
+  if (s->ranks < 2 || s->nodes < 1 || !(s->intra_bw > 0 || s->nodes > 1) || s->channels < 1)
     return;
-  int nsteps = 2 * (s->ranks - 1), inter_steps = 2 * (s->nodes - 1), intra_hw = s->nvlink ? HW_NVLINK : HW_PCI;
   for (int a = 0; a < COST_NCCL_NALGO; a++)
     for (int p = 0; p < COST_NCCL_NPROTO; p++) {
-      /* LL128 is on by default only for Volta/Ampere over NVLink; across nodes it also needs
-       * the NIC next to the GPU (GPUDirect), which these platforms do not promise */
-      if (p == COST_NCCL_LL128 && !(s->nvlink && s->nodes == 1))
-        continue;
-      double bw = bus_bw(s, a, p) * (a == COST_NCCL_RING ? (double)s->ranks / nsteps : 0.5);
-      double intra_lat = hw_lat[intra_hw][a][p] * (s->nodes > 1 && p == COST_NCCL_LL ? 1.8 : 1.0);
-      double inter_lat = hw_lat[HW_NET][a][p], lat = base_lat[a][p];
-      if (a == COST_NCCL_RING)
-        lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
-      else
-        lat += 2 * ((s->ranks / s->nodes - 1) * intra_lat + log2i(s->nodes) * inter_lat);
-      int log_size = log2i(floor(bytes / 64));
-      if (a == COST_NCCL_TREE && log_size < 22)
-        bw *= tree_correction[p][log_size];
-      /* NCCL's "plateau" of multi-node Simple rings */
-      if (a == COST_NCCL_RING && p == COST_NCCL_SIMPLE && s->nodes > 1 && bytes >= s->ranks / 16.0 * 65536)
-        lat *= 1.9;
-      if (bw <= 0)
-        continue;
-      double t = (lat + bytes / (1000 * bw)) * 1e-6;
-      out->time_s[a][p] = t;
+      double t = out->time_s[a][p] = algo_time(s, a, p, bytes, 0);
       double *best = a == COST_NCCL_RING ? &out->ring_s : &out->tree_s;
       int *proto = a == COST_NCCL_RING ? &out->ring_proto : &out->tree_proto;
-      if (isnan(*best) || t < *best) {
+      if (!isnan(t) && (isnan(*best) || t < *best)) {
         *best = t;
         *proto = p;
       }
     }
+}
+
+/* NCCL gives rings on PCIe-class links 256 threads (tuning.cc: bwIntra x nChannels <=
+ * PCI_BW, 12 GB/s). */
+#define PCI_BW 12e9
+
+void cost_nccl_choose(const cost_nccl_shape *s, double bytes, int algo, int proto, int channels, cost_nccl_choice *out)
+{
+  cost_nccl_pred pred;
+  cost_nccl_predict(s, bytes, &pred);
+  *out = (cost_nccl_choice){algo >= 0 ? algo : COST_NCCL_RING, proto >= 0 ? proto : COST_NCCL_SIMPLE, 1, NAN};
+  for (int a = 0; a < COST_NCCL_NALGO; a++)
+    for (int p = 0; p < COST_NCCL_NPROTO; p++) {
+      double t = pred.time_s[a][p];
+      if ((algo >= 0 && a != algo) || (proto >= 0 && p != proto))
+        continue;
+      if (proto >= 0 && s->ranks > 1)
+        t = algo_time(s, a, p, bytes, 1);
+      if (!isnan(t) && (isnan(out->time_s) || t < out->time_s))
+        *out = (cost_nccl_choice){a, p, 1, t};
+    }
+  int nch = s->channels > 0 ? s->channels : 1;
+  out->channels = channels > 0 ? channels : nccl_channels_for(out->algo, out->proto, bytes, s->ranks, nch, s->intra_bw <= PCI_BW);
 }

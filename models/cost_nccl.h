@@ -1,25 +1,32 @@
-/* cost_nccl.h: NCCL's own allreduce tuning model, as a reference prediction beside ours.
- * Follows NCCL v2.7.5-1, src/graph/tuning.cc (github.com/NVIDIA/nccl, commit 01afd20a),
- * the V100-era release: per algorithm (ring, tree) and protocol (LL, LL128, Simple) a
- * latency (base + per-hop constants NCCL measured on its hardware) and a bus bandwidth
- * (NCCL's channels times their speed, with per-protocol efficiencies); time = latency +
- * bytes / algorithm bandwidth. The bandwidths here come from the platform instead of NCCL's
- * topology search; the latencies stay NCCL's. */
+/* cost_nccl.h: NCCL's own allreduce tuning model, as a reference prediction beside ours and
+ * as the choice --algo nccl simulates. Follows src/graph/tuning.cc and the channel choice of
+ * src/enqueue.cc of the NCCL version asked for (algos/nccl_proto.h holds every version's
+ * constants): per algorithm (ring, tree) and protocol (LL, LL128, Simple) a latency (base +
+ * per-hop constants NCCL measured on its hardware) and a bus bandwidth (NCCL's channels times
+ * their speed, with per-protocol efficiencies and caps); time = latency + bytes / algorithm
+ * bandwidth; NCCL runs the fastest. The bandwidths here come from the platform (the channels
+ * nccl_search.c lays over its routes) instead of NCCL's topology search; the latencies stay
+ * NCCL's. NVLS, CollNet and PAT are not modelled: the choice is between ring and tree, as
+ * with NCCL_ALGO=Ring,Tree. */
 #ifndef COST_NCCL_H
 #define COST_NCCL_H
 
-#define COST_NCCL_VERSION "2.7.5-1"
+#include "algos/nccl_proto.h"
 
-enum { COST_NCCL_TREE, COST_NCCL_RING, COST_NCCL_NALGO };
-enum { COST_NCCL_LL, COST_NCCL_LL128, COST_NCCL_SIMPLE, COST_NCCL_NPROTO };
+enum { COST_NCCL_TREE = NCCL_ALGO_TREE, COST_NCCL_RING = NCCL_ALGO_RING, COST_NCCL_NALGO = NCCL_NALGO };
+enum { COST_NCCL_LL = NCCL_PROTO_LL, COST_NCCL_LL128 = NCCL_PROTO_LL128, COST_NCCL_SIMPLE = NCCL_PROTO_SIMPLE,
+       COST_NCCL_NPROTO = NCCL_NPROTO };
 
 /* What NCCL's model needs of a communicator. */
 typedef struct {
   int ranks, nodes;
-  double intra_bw; /* bytes/s of the slowest GPU-to-GPU hop of a ring through a node */
+  double intra_bw; /* bytes/s all of NCCL's channels carry through a node */
   double inter_bw; /* bytes/s a node sends to another with all its ranks sending */
   int nvlink;      /* intra-node links of NVLink class: NCCL's NVLink latencies, LL128 allowed */
-  int channels;    /* NCCL channels: only caps LL128's bandwidth */
+  int channels;    /* NCCL's channel count for the communicator */
+  const nccl_version *version; /* NULL: the default */
+  int arch;        /* GPU generation (NCCL_ARCH_*): the 2.2x tables' row */
+  int ll128_net;   /* LL128 also between nodes: NCCL allows it with the NIC next to the GPU */
 } cost_nccl_shape;
 
 typedef struct {
@@ -30,6 +37,17 @@ typedef struct {
 
 /* Predicts an allreduce of `bytes` per rank. Needs ranks >= 2; else every time is NaN. */
 void cost_nccl_predict(const cost_nccl_shape *s, double bytes, cost_nccl_pred *out);
+
+/* What NCCL runs for `bytes`: algorithm (-1: NCCL's choice, else forced), protocol (-1:
+ * NCCL's choice for that algorithm, else forced, even one NCCL keeps off by default, as
+ * NCCL_PROTO does), channels (0: NCCL's per-size count, else forced). */
+typedef struct {
+  int algo, proto, channels;
+  double time_s; /* NCCL's prediction for it */
+} cost_nccl_choice;
+
+void cost_nccl_choose(const cost_nccl_shape *s, double bytes, int algo, int proto, int channels,
+                      cost_nccl_choice *out);
 
 const char *cost_nccl_proto_name(int proto);
 

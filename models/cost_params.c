@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cost_ctx.h"
+#include "cost_nccl_topo.h"
 
 /* Seconds per byte of each of a node's rpn ranks sending to the next node at once (hier's
  * inter-node step), or NaN. */
@@ -53,28 +54,17 @@ void cost_ctx_params(const cost_ctx *c, cost_params *p)
   p->start_skew_s = c->skew_max;
 }
 
-/* NVLink-class links are faster than any PCIe gen3 x16 (15.75 GB/s raw): the threshold
- * picks NCCL's NVLink or PCI latencies. */
-#define COST_NVLINK_BW 20e9
-
-void cost_ctx_nccl_shape(const cost_ctx *c, cost_nccl_shape *s)
+void cost_ctx_nccl_shape(cost_ctx *c, cost_nccl_shape *s)
 {
-  int R = c->shape.rpn, m = c->shape.nodes;
-  memset(s, 0, sizeof *s);
-  s->ranks = c->p;
-  s->nodes = m;
-  s->channels = 2; /* NCCL duplicates the rings it finds; only LL128's cap depends on it */
-  double k = shared_inter_kappa(c);
-  s->inter_bw = isnan(k) || k <= 0 ? 0 : R / k;
-  s->intra_bw = INFINITY;
-  /* the ring's hops inside a node, and its way back when the ring stays in one node */
-  int hops = m == 1 ? R : R - 1;
-  for (int j = 0; R > 1 && j < hops; j++) {
-    cost_path p;
-    if (cost_path_of(c, j, (j + 1) % R, &p) == 0)
-      s->intra_bw = p.bw < s->intra_bw ? p.bw : s->intra_bw;
+  cost_nccl_shape *kept = c->cache[COST_CACHE_NCCL_SHAPE];
+  if (!kept && (kept = malloc(sizeof *kept))) {
+    double k = shared_inter_kappa(c);
+    cost_nccl_shape_of(c, kept, isnan(k) || k <= 0 ? 0 : c->shape.rpn / k);
+    c->cache[COST_CACHE_NCCL_SHAPE] = kept;
+    c->cache_free[COST_CACHE_NCCL_SHAPE] = free;
   }
-  if (isinf(s->intra_bw))
-    s->intra_bw = s->inter_bw;
-  s->nvlink = R > 1 && s->intra_bw >= COST_NVLINK_BW;
+  if (kept)
+    *s = *kept;
+  else
+    memset(s, 0, sizeof *s);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "algos/ar_hostprops.h"
+#include "algos/nccl_topo.h"
 #include "common/sa_error.h"
 #include "ar_verify.h"
 #include "rank_list.h"
@@ -194,16 +195,19 @@ static int time_steady(const runner_config *cfg, const ar_algo *algo, const void
   return slowest((MPI_Wtime() - t0) / cfg->iters, rc, &times[0]);
 }
 
-static void run_point(const runner_config *cfg, const ar_algo *algo, size_t bytes, int index, int rank, int size,
-                      ar_trace *tr, runner_point *pt)
+static void run_point(const runner_config *cfg, const runner_job *job, int index, int rank, int size, ar_trace *tr,
+                      runner_point *pt)
 {
-  size_t es = ar_dtype_size(cfg->dt), count = bytes / es;
+  const ar_algo *algo = job->algo;
+  size_t bytes = job->bytes, es = ar_dtype_size(cfg->dt), count = bytes / es;
   ar_phases ph;
   ar_params p = cfg->params;
   p.phases = &ph;
   p.trace = tr;
+  p.nccl_run = job->nccl;
   ar_phases_reset(&ph, 0);
   pt->algo = algo->name;
+  pt->nccl = job->nccl.channels > 0 ? &job->nccl : NULL;
   pt->bytes = bytes;
   pt->count = count;
   pt->verified = -1;
@@ -272,7 +276,7 @@ static int run_all(const runner_config *cfg, int rank, int size, ar_trace *tr)
   for (int j = 0; j < cfg->njobs; j++) {
     runner_clock_wait(start, rank, size);
     memset(&pt, 0, sizeof pt);
-    run_point(cfg, cfg->jobs[j].algo, cfg->jobs[j].bytes, j, rank, size, tr, &pt);
+    run_point(cfg, &cfg->jobs[j], j, rank, size, tr, &pt);
     if (pt.rc && rank == 0)
       fprintf(stderr, "ar_runner: %s at %zu bytes failed: %s\n", pt.algo, pt.bytes, sa_strerror(pt.rc));
     if (pt.rc)
@@ -286,6 +290,24 @@ static int run_all(const runner_config *cfg, int rank, int size, ar_trace *tr)
   if (rank == 0 && runner_stream_close(out, status) != 0)
     status = 1;
   return status;
+}
+
+/* NCCL's channels over the platform, laid out once when one of NCCL's algorithms runs: at
+ * least as many as its points use (NCCL's own count at the least). Collective. */
+static int nccl_setup(runner_config *cfg, nccl_topo *t)
+{
+  int want = 0, channels = 0;
+  for (int j = 0; j < cfg->njobs; j++) {
+    want |= (cfg->jobs[j].algo->flags & AR_NCCL) != 0;
+    channels = cfg->jobs[j].nccl.channels > channels ? cfg->jobs[j].nccl.channels : channels;
+  }
+  cfg->params.nccl = NULL;
+  if (!want)
+    return 0;
+  int rc = nccl_topo_init(t, MPI_COMM_WORLD, cfg->params.ranks_per_node, channels);
+  if (rc == 0)
+    cfg->params.nccl = t;
+  return rc;
 }
 
 int main(int argc, char **argv)
@@ -335,9 +357,20 @@ int main(int argc, char **argv)
     goto out;
   }
   cfg.params.layout = &layout;
+  nccl_topo topo;
+  int rc = nccl_setup(&cfg, &topo);
+  if (rc != 0) {
+    if (rank == 0)
+      fprintf(stderr, "ar_runner: NCCL's channels could not be laid out: %s\n", sa_strerror(rc));
+    ar_layout_free(&layout);
+    status = 1;
+    goto out;
+  }
   ar_trace *tr = runner_trace_open(&cfg, rank);
   status = run_all(&cfg, rank, size, tr);
   runner_trace_close(tr);
+  if (cfg.params.nccl)
+    nccl_topo_free(&topo);
   ar_layout_free(&layout);
 out:
   runner_config_free(&cfg);

@@ -5,10 +5,12 @@
 #include "algos/ar.h"
 #include "links.h"
 
-/* One point to time: an algorithm at a size (bytes per rank). */
+/* One point to time: an algorithm at a size (bytes per rank), and for NCCL's algorithms
+ * what they run there (nccl.channels 0: not given, their defaults). */
 typedef struct {
   const ar_algo *algo;
   size_t bytes;
+  nccl_choice nccl;
 } runner_job;
 
 /* How a point is timed. BARRIER: each repetition starts from a barrier and lasts until the
@@ -38,6 +40,7 @@ typedef struct {
 typedef struct {
   const char *algo;
   size_t bytes, count;
+  const nccl_choice *nccl; /* what an NCCL algorithm ran (its job's); NULL for the others */
   double time_s;   /* median over iterations of the slowest rank's time */
   double tmin, tmax; /* spread over iterations */
   double *times;     /* every iteration's time, in order (iters of them); owned */

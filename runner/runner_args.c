@@ -65,30 +65,34 @@ static int add_size(const char *tok, void *arg)
   return 0;
 }
 
-static int add_job(runner_config *cfg, const ar_algo *a, size_t bytes)
+static int add_job(runner_config *cfg, const ar_algo *a, size_t bytes, const nccl_choice *nccl)
 {
   runner_job *grown = realloc(cfg->jobs, sizeof *grown * (size_t)(cfg->njobs + 1));
   if (!grown)
     return SA_ENOMEM;
   cfg->jobs = grown;
-  cfg->jobs[cfg->njobs++] = (runner_job){a, bytes};
+  cfg->jobs[cfg->njobs++] = (runner_job){a, bytes, *nccl};
   return 0;
 }
 
-/* --points ALGO:BYTES,...: exactly these, in this order */
+/* --points ALGO:BYTES[:CHOICE],...: exactly these, in this order; CHOICE, for NCCL's
+ * algorithms only, what they run (nccl_choice_parse: "ring/Simple/12") */
 static int add_point(const char *tok, void *arg)
 {
   runner_config *cfg = arg;
-  const char *colon = strchr(tok, ':');
-  char name[64];
+  const char *colon = strchr(tok, ':'), *third = colon ? strchr(colon + 1, ':') : NULL;
+  char name[64], bytes[32];
   size_t b;
+  nccl_choice ch = {-1, -1, 0};
   snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - tok) : 0, tok);
+  snprintf(bytes, sizeof bytes, "%.*s", colon ? (int)(third ? third - colon - 1 : (long)strlen(colon + 1)) : 0,
+           colon ? colon + 1 : "");
   const ar_algo *a = colon ? ar_find(name) : NULL;
-  if (!a || parse_bytes(colon + 1, &b)) {
-    fprintf(stderr, "ar_runner: bad point '%s' (ALGO:BYTES)\n", tok);
+  if (!a || parse_bytes(bytes, &b) || (third && (!(a->flags & AR_NCCL) || nccl_choice_parse(third + 1, &ch) != 0))) {
+    fprintf(stderr, "ar_runner: bad point '%s' (ALGO:BYTES, or ALGO:BYTES:ring|tree/PROTO/CHANNELS for NCCL's)\n", tok);
     return SA_EINVAL;
   }
-  return add_job(cfg, a, b);
+  return add_job(cfg, a, b, &ch);
 }
 
 /* --points-file: the same list in a file, points separated by newlines or commas. The
@@ -132,7 +136,7 @@ static int cross(runner_config *cfg, const runner_lists *l)
   int rc = 0;
   for (int a = 0; a < l->nalgos && rc == 0; a++)
     for (int s = 0; s < l->nsizes && rc == 0; s++)
-      rc = add_job(cfg, l->algos[a], l->sizes[s]);
+      rc = add_job(cfg, l->algos[a], l->sizes[s], &(nccl_choice){-1, -1, 0});
   return rc;
 }
 

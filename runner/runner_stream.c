@@ -53,6 +53,11 @@ static cJSON *point_json(const runner_config *cfg, const runner_point *pt)
   else
     cJSON_AddBoolToObject(o, "verified", pt->verified);
   cJSON_AddNumberToObject(o, "max_abs_err", pt->max_err);
+  if (pt->nccl) { /* what NCCL's algorithm ran: its point's choice */
+    char ch[NCCL_CHOICE_LEN];
+    nccl_choice_format(pt->nccl, ch, sizeof ch);
+    cJSON_AddStringToObject(o, "nccl", ch);
+  }
   if (pt->sparse) {
     cJSON_AddNumberToObject(o, "density", cfg->params.density);
     cJSON_AddNumberToObject(o, "k", (double)pt->k);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 const sim_algo_info sim_catalog[] = {
-#define SIM_CATALOG_ROW(name, flags, cost, phases, desc) {#name, flags, desc, {AR_PHASES_INIT(phases)}},
+#define SIM_CATALOG_ROW(id, name, flags, cost, phases, desc) {name, flags, desc, {AR_PHASES_INIT(phases)}},
     AR_ALGO_LIST(SIM_CATALOG_ROW)
 #undef SIM_CATALOG_ROW
     {NULL, 0, NULL, {NULL}},

@@ -15,7 +15,7 @@
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
-  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING
+  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_VERSION
 };
 
 static const struct option longopts[] = {
@@ -33,7 +33,8 @@ static const struct option longopts[] = {
     {"resume", required_argument, NULL, O_RESUME},     {"version", no_argument, NULL, O_VERSION},
     {"links", optional_argument, NULL, O_LINKS},       {"trace", required_argument, NULL, O_TRACE},
     {"trace-ranks", required_argument, NULL, O_TRACE_RANKS},
-    {"timing", required_argument, NULL, O_TIMING},
+    {"timing", required_argument, NULL, O_TIMING},     {"proto", required_argument, NULL, O_PROTO},
+    {"nccl-version", required_argument, NULL, O_NCCL_VERSION},
     {NULL, 0, NULL, 0},
 };
 
@@ -46,14 +47,17 @@ void sim_cli_usage(FILE *f)
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
         "                    [--mode sim|model|both] [--allow-sparse] [--timing barrier|nccl-tests]\n"
         "                    [--links [N]] [--trace FILE.json [--trace-ranks LIST]]\n"
+        "                    [--proto LL|LL128|Simple] [--nccl-version V]\n"
         "       simallreduce --list-algos | --list-platforms | --version | --help\n"
         "\n"
         "Simulates allreduce algorithms, running their real code over SimGrid's SMPI on a GPU\n"
         "cluster described by a platform file (one SimGrid host per GPU).\n"
         "\n"
         "  --platform P         platform file, or a name in platforms/ (default tencent16)\n"
-        "  --algo LIST          comma-separated algorithms, or 'all' for every dense one (default ring);\n"
-        "                       'best' alone: per size, the dense one the cost models predict fastest\n"
+        "  --algo LIST          comma-separated algorithms, or 'all' for every dense one but NCCL's\n"
+        "                       (default ring); 'best' alone: per size, the dense one the cost models\n"
+        "                       predict fastest; nccl-ring, nccl-tree: NCCL's own; nccl: what NCCL\n"
+        "                       would run at each size\n"
         "  --size S             bytes per rank, K/M/G = 2^10/2^20/2^30 (default 100M)\n"
         "  --sizes MIN:MAX[:F]  sweep MIN, MIN*F, ... up to MAX (F defaults to 2; at most 100000 sizes)\n"
         "  --sizes S1,S2,...    exactly these sizes\n"
@@ -68,7 +72,12 @@ void sim_cli_usage(FILE *f)
         "                       (its --jsonl or --json): a stopped sweep goes on where it stopped\n"
         "  --segment BYTES      pipelining segment of the trees (default 1M; at most 4096 segments\n"
         "                       of the largest size when simulated)\n"
-        "  --channels C         concurrent rings for ring (default 1)\n"
+        "  --channels C         concurrent rings for ring (default 1); channels of nccl-ring, nccl-tree\n"
+        "                       and nccl (default: NCCL's choice at each size), 1 to 64\n"
+        "  --proto P            LL, LL128 or Simple for nccl-ring, nccl-tree and nccl (default:\n"
+        "                       NCCL's choice at each size)\n"
+        "  --nccl-version V     the NCCL whose choices nccl follows and whose tuning model is shown:\n"
+        "                       2.26.2 (default) or 2.7.5\n"
         "  --density RHO        top-k density, in (0,1] (default 0.01)\n"
         "  --overlap F          top-k timing mode: fraction of indices shared between ranks (default 0)\n"
         "  --cfg KEY:VALUE      extra SimGrid setting, e.g. --cfg smpi/allreduce:lr\n"
@@ -147,7 +156,7 @@ static int best_candidates(sim_opts *o, char *err, size_t errlen)
   int rc = 0;
   o->best = 1;
   for (const sim_algo_info *a = sim_catalog; a->name && rc == 0; a++)
-    if (cost_has_model(a->name) && ((a->flags & AR_DENSE) || o->allow_sparse))
+    if (cost_has_model(a->name) && !(a->flags & AR_NCCL) && ((a->flags & AR_DENSE) || o->allow_sparse))
       rc = add_algo(o, a->name, err, errlen);
   return rc;
 }
@@ -167,7 +176,7 @@ static int parse_algos(sim_opts *o, const char *list, char *err, size_t errlen)
   for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
     if (strcmp(tok, "all") == 0) {
       for (const sim_algo_info *a = sim_catalog; a->name && rc == 0; a++)
-        if (a->flags & AR_DENSE)
+        if ((a->flags & AR_DENSE) && !(a->flags & AR_NCCL))
           rc = add_algo(o, a->name, err, errlen);
       continue;
     }
@@ -280,7 +289,8 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
   memset(o, 0, sizeof *o);
   o->platform = "tencent16";
   o->segment = 1 << 20;
-  o->channels = 1;
+  o->proto = -1;
+  o->nccl_version = nccl_version_default();
   o->density = 0.01;
   const char *size = NULL, *sweep = NULL, *algos = "ring";
   optind = 0; /* GNU getopt: start afresh, so the parser can be called again (tests do) */
@@ -340,6 +350,16 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
       else
         rc = fail(err, errlen, "unknown --timing '%s' (barrier or nccl-tests)", optarg);
       break;
+    case O_PROTO:
+      if ((o->proto = nccl_proto_parse(optarg)) < 0)
+        rc = fail(err, errlen, "unknown --proto '%s' (LL, LL128 or Simple)", optarg);
+      break;
+    case O_NCCL_VERSION:
+      if (!(o->nccl_version = nccl_version_find(optarg))) {
+        snprintf(err, errlen, "unknown --nccl-version '%s' (known: %s)", optarg, nccl_version_list());
+        rc = SA_EINVAL;
+      }
+      break;
     case ':': rc = fail(err, errlen, "option %s needs a value", argv[optind - 1]); break;
     default: rc = fail(err, errlen, "unknown option '%s' (--help lists them)", argv[optind - 1]); break;
     }
@@ -348,6 +368,10 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = fail(err, errlen, "unexpected argument '%s' (--help lists the options)", argv[optind]);
   if (rc == 0 && o->action == SIM_RUN)
     rc = parse_algos(o, algos, err, errlen);
+  for (int i = 0; rc == 0 && i < o->nalgos; i++)
+    o->nccl |= (sim_catalog_find(o->algos[i])->flags & AR_NCCL) != 0;
+  if (rc == 0 && o->action == SIM_RUN && o->proto >= 0 && !o->nccl)
+    rc = fail(err, errlen, "--proto applies to NCCL's algorithms only (nccl-ring, nccl-tree, nccl)%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->allow_sparse && !o->best)
     rc = fail(err, errlen, "--allow-sparse only goes with --algo best%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->resume_path && o->mode == SIM_MODE_MODEL)

@@ -33,7 +33,10 @@ typedef struct {
   const char *json_path, *csv_path, *jsonl_path;
   const char *resume_path; /* --resume: an earlier run's --json or --jsonl */
   uint64_t segment;
-  int channels;
+  int channels; /* --channels, 0 when not given (ring: 1; NCCL's algorithms: NCCL's choice) */
+  int proto;    /* --proto for NCCL's algorithms (algos/nccl_proto.h), -1: NCCL's choice */
+  const nccl_version *nccl_version; /* --nccl-version */
+  int nccl;     /* one of NCCL's algorithms is among algos */
   double density, overlap;
   const char *cfg[SIM_MAX_CFG]; /* extra --cfg=KEY:VALUE for SimGrid */
   int ncfg;

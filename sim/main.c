@@ -20,6 +20,7 @@
 #include "lib/platform.h"
 #include "lib/tmpdir.h"
 #include "modeling.h"
+#include "nccl_plan.h"
 #include "provenance.h"
 #include "report.h"
 #include "results.h"
@@ -263,9 +264,10 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
 {
   sim_model m;
   memset(&m, 0, sizeof m);
-  int use_model = o->mode != SIM_MODE_SIM || o->best;
+  /* NCCL's algorithms take their channels and their choice at each size from the models */
+  int use_model = o->mode != SIM_MODE_SIM || o->best || o->nccl;
   int rc = use_model ? sim_model_open(&m, o, pf, nodes, rpn) : 0;
-  if (rc != 0 && (o->mode == SIM_MODE_MODEL || o->best)) { /* nothing has run: the platform's fault, or ours */
+  if (rc != 0 && (o->mode == SIM_MODE_MODEL || o->best || o->nccl)) { /* nothing has run: the platform's fault, or ours */
     fprintf(stderr, "simallreduce: no cost model for %s: %s\n", pf->name, m.why);
     return rc == SA_ENOMEM ? 1 : 2;
   }
@@ -284,6 +286,10 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
   char err[ERRLEN];
   if (status == 0 && sim_plan_build(&plan, o, winner) != 0) {
     fprintf(stderr, "simallreduce: out of memory\n");
+    status = 1;
+  }
+  if (status == 0 && o->nccl && sim_nccl_plan(&plan, &m, err, sizeof err) != 0) {
+    fprintf(stderr, "simallreduce: %s\n", err);
     status = 1;
   }
   sim_results head = {0};
@@ -399,7 +405,7 @@ int main(int argc, char **argv)
     sim_cli_free(&o);
     return bad_input(err);
   }
-  int flags = o.mode != SIM_MODE_SIM || o.best ? SIM_LOAD_NET : 0;
+  int flags = o.mode != SIM_MODE_SIM || o.best || o.nccl ? SIM_LOAD_NET : 0;
   sim_provenance prov;
   if (sim_provenance_init(&prov, argc, argv) != 0)
     bad_input("out of memory");

@@ -36,8 +36,9 @@ int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes,
   }
   if (apply_cfg(o, pf, &pf->net, m->why, sizeof m->why))
     return SA_EINVAL;
-  cost_shape shape = {nodes, rpn, (int)ar_dtype_size(o->dtype), o->segment, o->channels, o->density, o->overlap,
-                      o->timing};
+  cost_shape shape = {nodes,       rpn,         (int)ar_dtype_size(o->dtype), o->segment, o->channels ? o->channels : 1,
+                      o->density,  o->overlap,  o->timing,                    o->proto,   o->channels,
+                      o->nccl_version};
   int rc = cost_ctx_new(&pf->net, &shape, &m->ctx);
   if (rc) {
     snprintf(m->why, sizeof m->why, "%s", sa_strerror(rc));

@@ -1,6 +1,7 @@
 /* plan.c: a run's points in report order. */
 #include "plan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,8 @@ void sim_plan_fill(sim_plan *pl, int i, const sim_point *p)
   if (pl->slot[i].done) /* the point again: what the first one held goes */
     sim_links_free(&pl->slot[i].pt.links);
   pl->slot[i].pt = *p;
+  if (!p->nccl[0])
+    snprintf(pl->slot[i].pt.nccl, sizeof pl->slot[i].pt.nccl, "%s", pl->slot[i].nccl);
   if (!pl->slot[i].done)
     pl->ndone++;
   pl->slot[i].done = 1;

@@ -10,6 +10,7 @@
 typedef struct {
   const char *algo; /* a name from o->algos */
   uint64_t bytes;
+  char nccl[NCCL_CHOICE_LEN]; /* what one of NCCL's algorithms runs here (sim/nccl_plan.c); "" for the others */
   int done;    /* pt holds the result */
   int resumed; /* taken from --resume's file */
   double wall_s; /* host seconds it took in this run (since the point before it) */
@@ -26,7 +27,8 @@ typedef struct {
 int sim_plan_build(sim_plan *pl, const sim_opts *o, const int *winner);
 /* The first slot of (algo, bytes) not done yet, or -1. */
 int sim_plan_find(const sim_plan *pl, const char *algo, uint64_t bytes);
-/* Fills slot i with p. */
+/* Fills slot i with p (which takes the slot's NCCL choice when it has none of its own: a
+ * prediction's). */
 void sim_plan_fill(sim_plan *pl, int i, const sim_point *p);
 /* The done points in order, as results with the run's header fields (points copied). */
 int sim_plan_results(const sim_plan *pl, const sim_results *head, sim_results *r);

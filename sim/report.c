@@ -41,7 +41,9 @@ void sim_report_table_head(FILE *f, const sim_run_info *run, const char *mode)
           "algbw(GB/s)", "busbw(GB/s)");
   if (m == SIM_MODE_BOTH)
     fprintf(f, " %14s %8s", "model(us)", "diff%");
-  fprintf(f, sim ? " %9s\n" : "\n", "verified");
+  if (sim)
+    fprintf(f, " %9s", "verified");
+  fprintf(f, run->opts && run->opts->nccl ? "  %s\n" : "\n", "nccl");
 }
 
 void sim_report_table_row(FILE *f, const sim_run_info *run, const sim_point *p)
@@ -56,7 +58,10 @@ void sim_report_table_row(FILE *f, const sim_run_info *run, const sim_point *p)
     fprintf(f, " %14.2f %+8.2f", p->model_s * 1e6, 100 * (p->model_s - p->time_s) / p->time_s);
   else if (m == SIM_MODE_BOTH)
     fprintf(f, " %14s %8s", "-", "-");
-  fprintf(f, m != SIM_MODE_MODEL ? " %9s\n" : "\n", verified_text(p->verified));
+  if (m != SIM_MODE_MODEL)
+    fprintf(f, " %9s", verified_text(p->verified));
+  /* what NCCL's algorithms ran: algorithm/protocol/channels */
+  fprintf(f, run->opts && run->opts->nccl ? "  %s\n" : "\n", p->nccl[0] ? p->nccl : "-");
 }
 
 static void print_sparse(FILE *f, const sim_results *r)
@@ -128,6 +133,8 @@ cJSON *sim_report_point_json(const sim_run_info *run, const sim_point *p)
 {
   cJSON *o = cJSON_CreateObject(), *ph = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "algo", p->algo);
+  if (p->nccl[0])
+    cJSON_AddStringToObject(o, "nccl", p->nccl);
   cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
   cJSON_AddNumberToObject(o, "count", (double)p->count);
   cJSON_AddStringToObject(o, "dtype", p->dtype);
@@ -167,6 +174,8 @@ cJSON *sim_report_options(const sim_opts *o)
   cJSON_AddStringToObject(opt, "dtype", ar_dtype_name(o->dtype));
   cJSON_AddNumberToObject(opt, "segment", (double)o->segment);
   cJSON_AddNumberToObject(opt, "channels", o->channels);
+  cJSON_AddStringToObject(opt, "proto", o->proto >= 0 ? nccl_proto_name(o->proto) : "NCCL's choice");
+  cJSON_AddStringToObject(opt, "nccl_version", o->nccl_version->name);
   cJSON_AddNumberToObject(opt, "density", o->density);
   cJSON_AddNumberToObject(opt, "overlap", o->overlap);
   cJSON_AddBoolToObject(opt, "verify", o->verify);

@@ -12,7 +12,7 @@ void sim_report_csv_head(FILE *f, const sim_run_info *run)
   if (run->prov)
     sim_provenance_csv(f, run->prov);
   fprintf(f, "platform,nodes,ranks_per_node,ranks,algo,bytes,count,dtype,time_s,algbw_GBps,busbw_GBps,verified,"
-             "max_abs_err,density,k,phases,model_time_s,nccl_ring_s,nccl_tree_s\n");
+             "max_abs_err,density,k,phases,model_time_s,nccl_ring_s,nccl_tree_s,nccl\n");
 }
 
 void sim_report_csv_row(FILE *f, const sim_run_info *run, const sim_point *p)
@@ -50,7 +50,7 @@ void sim_report_csv_row(FILE *f, const sim_run_info *run, const sim_point *p)
     if (sim_run_mode(run) != SIM_MODE_SIM && !isnan(extra[k]))
       fprintf(f, "%.17g", extra[k]);
   }
-  fputc('\n', f);
+  fprintf(f, ",%s\n", p->nccl);
 }
 
 void sim_report_csv_tail(FILE *f, int npoints, double wall_s)

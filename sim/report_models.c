@@ -29,6 +29,12 @@ static void print_params(FILE *f, const sim_model *m)
           m->bw_factor, m->recv_overhead);
 }
 
+/* The NCCL version whose tuning model is shown (--nccl-version). */
+static const char *nccl_name(const sim_model *m)
+{
+  return m->nccl.version ? m->nccl.version->name : nccl_version_default()->name;
+}
+
 /* Lines of NCCL's reference at most: a long sweep keeps it in --json and --csv only. */
 #define NCCL_MAX_LINES 16
 
@@ -41,13 +47,13 @@ static int first_of_size(const sim_results *r, int i)
 }
 
 /* NCCL's predictions depend on the size only: one line per size. */
-static void print_nccl(FILE *f, const sim_results *r)
+static void print_nccl(FILE *f, const sim_model *m, const sim_results *r)
 {
   int header = 0, sizes = 0;
   for (int i = 0; i < r->npoints; i++)
     sizes += first_of_size(r, i);
   if (sizes > NCCL_MAX_LINES) {
-    fprintf(f, "# NCCL %s's own tuning model for the same ranks: in --json and --csv (%d sizes)\n", COST_NCCL_VERSION,
+    fprintf(f, "# NCCL %s's own tuning model for the same ranks: in --json and --csv (%d sizes)\n", nccl_name(m),
             sizes);
     return;
   }
@@ -57,7 +63,7 @@ static void print_nccl(FILE *f, const sim_results *r)
       continue;
     if (!header++)
       fprintf(f, "# NCCL %s's own tuning model for the same ranks (reference, any algorithm):\n# %12s %14s %7s %14s %7s\n",
-              COST_NCCL_VERSION, "size", "ring(us)", "proto", "tree(us)", "proto");
+              nccl_name(m), "size", "ring(us)", "proto", "tree(us)", "proto");
     fprintf(f, "# %12llu %14.2f %7s %14.2f %7s\n", (unsigned long long)p->bytes, p->nccl_ring_s * 1e6,
             cost_nccl_proto_name(p->nccl_ring_proto), p->nccl_tree_s * 1e6, cost_nccl_proto_name(p->nccl_tree_proto));
   }
@@ -111,7 +117,7 @@ void sim_report_models_table(FILE *f, const sim_run_info *run, const sim_results
   }
   print_warnings(f, m, r);
   print_params(f, m);
-  print_nccl(f, r);
+  print_nccl(f, m, r);
   if (run->models->nranges > 0)
     print_best(f, run->models);
 }
@@ -164,7 +170,7 @@ void sim_report_models_json(cJSON *root, const sim_run_info *run, const sim_resu
   cJSON_AddStringToObject(o, "smpi_lat_factor", m->lat_factor);
   cJSON_AddStringToObject(o, "smpi_bw_factor", m->bw_factor);
   cJSON_AddStringToObject(o, "smpi_or", m->recv_overhead);
-  cJSON_AddStringToObject(o, "nccl_version", COST_NCCL_VERSION);
+  cJSON_AddStringToObject(o, "nccl_version", nccl_name(m));
   cJSON_AddItemToObject(root, "model", o);
   warnings_json(root, m, r);
   const sim_report_models *rm = run->models;

@@ -77,6 +77,12 @@ int sim_point_read(const cJSON *o, sim_point *p)
   p->sparse_rel_err = cJSON_IsNumber(rel) ? rel->valuedouble : -1;
   const cJSON *next = cJSON_GetObjectItemCaseSensitive(o, "next_clock_s");
   p->next_clock_s = cJSON_IsNumber(next) ? next->valuedouble : NAN;
+  const cJSON *nc = cJSON_GetObjectItemCaseSensitive(o, "nccl");
+  nccl_choice ch;
+  if (cJSON_IsString(nc) && nccl_choice_parse(nc->valuestring, &ch) == 0)
+    nccl_choice_format(&ch, p->nccl, sizeof p->nccl);
+  else if (nc && !cJSON_IsNull(nc))
+    ok = 0;
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
   if (cJSON_IsString(e))
     snprintf(p->error, sizeof p->error, "%s", e->valuestring);

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "algos/nccl_proto.h"
 #include "common/compute.h"
 #include "links.h"
 
@@ -35,6 +36,7 @@ typedef struct {
   double model_phase_s[SIM_MAX_PHASES];
   double nccl_ring_s, nccl_tree_s; /* NCCL's own model for the same ranks and size */
   int nccl_ring_proto, nccl_tree_proto;
+  char nccl[NCCL_CHOICE_LEN]; /* one of NCCL's algorithms: what it ran, "ring/LL128/24"; else "" */
   double next_clock_s; /* simulated: the clock the runner started the next point at (NaN: none) */
   sim_links links; /* --links: every link's traffic (empty otherwise); owned */
 } sim_point;

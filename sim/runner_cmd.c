@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The plan's points not done yet, one "ALGO:BYTES" a line, in the file "points" beside the
+/* The plan's points not done yet, one "ALGO:BYTES" a line ("ALGO:BYTES:CHOICE" for NCCL's
+ * algorithms, what they run there), in the file "points" beside the
  * result file (the run's private directory): a sweep's list can be longer than the kernel
  * lets one argument be. */
 static int write_points(sim_runner_cmd *c, const sim_plan *pl, const char *result)
@@ -22,7 +23,8 @@ static int write_points(sim_runner_cmd *c, const sim_plan *pl, const char *resul
   FILE *f = fopen(c->points, "w");
   for (int i = 0; f && i < pl->n; i++)
     if (!pl->slot[i].done)
-      fprintf(f, "%s:%llu\n", pl->slot[i].algo, (unsigned long long)pl->slot[i].bytes);
+      fprintf(f, "%s:%llu%s%s\n", pl->slot[i].algo, (unsigned long long)pl->slot[i].bytes, pl->slot[i].nccl[0] ? ":" : "",
+              pl->slot[i].nccl);
   return f && fclose(f) == 0 ? 0 : SA_EIO;
 }
 
@@ -37,7 +39,7 @@ int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const si
   }
   snprintf(c->num[0], sizeof c->num[0], "%d", rpn);
   snprintf(c->num[1], sizeof c->num[1], "%llu", (unsigned long long)o->segment);
-  snprintf(c->num[2], sizeof c->num[2], "%d", o->channels);
+  snprintf(c->num[2], sizeof c->num[2], "%d", o->channels ? o->channels : 1);
   snprintf(c->num[3], sizeof c->num[3], "%.17g", o->density);
   snprintf(c->num[4], sizeof c->num[4], "%.17g", o->overlap);
   snprintf(c->num[5], sizeof c->num[5], "%.17g", start_clock);

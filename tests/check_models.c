@@ -67,7 +67,7 @@ static void build(int nnodes)
 
 static cost_ctx *ctx(int nodes, int rpn)
 {
-  cost_shape s = {nodes, rpn, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER};
+  cost_shape s = {nodes, rpn, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER, -1, 0, NULL};
   cost_ctx *c = NULL;
   ck_assert_int_eq(cost_ctx_new(&net, &s, &c), 0);
   return c;
@@ -270,7 +270,7 @@ START_TEST(nccl_model_by_hand)
   /* 16 nodes x 1 GPU over 2.9375 GB/s, 64 MiB: Simple wins both; ring latency 8.4 + 30 x 9.6
    * us, times 1.9 past the plateau size; tree: 0.9 x bw, times 0.5, corrected by 0.8 at
    * 2^20 x 64 bytes, latency 2 x 4 x 50 us */
-  cost_nccl_shape s = {16, 16, 2.9375e9, 2.9375e9, 0, 2};
+  cost_nccl_shape s = {16, 16, 2.9375e9, 2.9375e9, 0, 2, nccl_version_find("2.7.5"), NCCL_ARCH_VOLTA, 0};
   cost_nccl_pred p;
   double bytes = 67108864;
   cost_nccl_predict(&s, bytes, &p);
@@ -286,6 +286,40 @@ START_TEST(nccl_model_by_hand)
   s.ranks = 1;
   cost_nccl_predict(&s, 1024, &p);
   ck_assert(isnan(p.ring_s) && isnan(p.tree_s));
+}
+END_TEST
+
+START_TEST(nccl_2_26_model_and_choice_by_hand)
+{
+  /* one node of 8 Ampere GPUs, 24 channels carrying 240 GB/s over NVLink (v2.26.2 tables):
+   * ring LL latency 6.6 + 14 x 0.6 us, bandwidth min(llMaxBw 87.7, 240 / 2) x 8 / 14; ring
+   * Simple 8.4 + 14 x 3.4 us at 240 x 8 / 14 GB/s; tree LL 6.8 + 2 x 7 x 0.6 us, no size
+   * correction below 64 bytes (log2 of 0 is -1 for NCCL) */
+  cost_nccl_shape s = {8, 1, 240e9, 0, 1, 24, NULL, NCCL_ARCH_AMPERE, 0};
+  cost_nccl_pred p;
+  cost_nccl_predict(&s, 8, &p);
+  ck_assert_double_eq_tol(p.time_s[COST_NCCL_RING][COST_NCCL_LL], (15.0 + 8 / (1000 * 87.7 * 8 / 14)) * 1e-6, 1e-12);
+  ck_assert_double_eq_tol(p.time_s[COST_NCCL_TREE][COST_NCCL_LL],
+                          (15.2 + 8 / (1000 * fmin(240 * .92, 24 * 24.0) / 3.8 * 0.5)) * 1e-6, 1e-12);
+  double gib = 1073741824;
+  cost_nccl_predict(&s, gib, &p);
+  ck_assert_double_eq_tol(p.time_s[COST_NCCL_RING][COST_NCCL_SIMPLE], (56.0 + gib / (1000 * 240.0 * 8 / 14)) * 1e-6,
+                          1e-12);
+  cost_nccl_choice c;
+  cost_nccl_choose(&s, 8, -1, -1, 0, &c);
+  ck_assert(c.algo == COST_NCCL_RING && c.proto == COST_NCCL_LL && c.channels == 1);
+  cost_nccl_choose(&s, gib, -1, -1, 0, &c);
+  ck_assert(c.algo == COST_NCCL_RING && c.proto == COST_NCCL_SIMPLE && c.channels == 24);
+  /* 64 KiB of LL over 24 channels of 512 threads: 8 x 8 bytes a thread keeps 2 */
+  cost_nccl_choose(&s, 65536, COST_NCCL_RING, COST_NCCL_LL, 0, &c);
+  ck_assert_int_eq(c.channels, 2);
+  /* forced: LL128 across nodes without a NIC next to the GPU is off by default, on if asked */
+  s.nodes = 2;
+  s.inter_bw = 100e9;
+  cost_nccl_predict(&s, gib, &p);
+  ck_assert(isnan(p.time_s[COST_NCCL_RING][COST_NCCL_LL128]));
+  cost_nccl_choose(&s, gib, COST_NCCL_RING, COST_NCCL_LL128, 7, &c);
+  ck_assert(c.proto == COST_NCCL_LL128 && c.channels == 7 && c.time_s > 0);
 }
 END_TEST
 
@@ -313,7 +347,7 @@ START_TEST(bad_layouts_are_refused)
 {
   build(3);
   cost_ctx *c = NULL;
-  cost_shape s = {4, 2, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER};
+  cost_shape s = {4, 2, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER, -1, 0, NULL};
   ck_assert_int_eq(cost_ctx_new(&net, &s, &c), SA_ELAYOUT); /* more nodes than the platform */
   s.nodes = 2;
   s.rpn = 3;
@@ -335,7 +369,7 @@ START_TEST(coverage_says_where_the_assumptions_break)
   net.intra[2] = table(2, 2);
   net.inter[COST_R12] = table(1, 2);
   net.inter[COST_R21] = table(2, 1);
-  cost_shape shape = {3, 2, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER};
+  cost_shape shape = {3, 2, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER, -1, 0, NULL};
   cost_cover w;
   cost_cover_check(&net, &shape, &w);
   ck_assert_int_eq(w.n, 0);
@@ -389,6 +423,7 @@ int main(void)
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
     tcase_add_test(tc, tests[i]);
   suite_add_tcase(s, tc);
-  CHECK_CASE(s, "nccl and best", 10, nccl_model_by_hand, best_picks_the_smallest_prediction);
+  CHECK_CASE(s, "nccl and best", 10, nccl_model_by_hand, nccl_2_26_model_and_choice_by_hand,
+             best_picks_the_smallest_prediction);
   return check_run(s);
 }

@@ -65,6 +65,25 @@ START_TEST(models_follow_the_simulation_elsewhere)
 }
 END_TEST
 
+/* NCCL's ring: the slice-by-slice model (models/cost_nccl_ring.c) against the pipeline, from
+ * 1K to 1G, on the NVLink mesh (12 channels, LL, LL128 and Simple by size) and over 25 GbE. */
+START_TEST(nccl_ring_model_follows_the_simulation)
+{
+  ck_assert_int_eq(compare("--platform dgx1 --algo nccl-ring --sizes 1K:1G:4", 0.10, 0.02), 11);
+  ck_assert_int_eq(compare("--platform tencent16 --nodes 4 --algo nccl-ring --sizes 1K:1G:8", 0.10, 0.02), 8);
+  compare("--platform tencent16 --nodes 3 --ranks-per-node 3 --algo nccl-ring --proto Simple --sizes 4K:16M:16", 0.10,
+          0.02);
+}
+END_TEST
+
+/* NCCL's tree: the same for its model (models/cost_nccl_tree.c). */
+START_TEST(nccl_tree_model_follows_the_simulation)
+{
+  compare("--platform dgx1 --algo nccl-tree --sizes 1K:1G:8", 0.40, 0.10);
+  compare("--platform tencent16 --nodes 4 --algo nccl-tree --sizes 1K:1G:8", 0.40, 0.10);
+}
+END_TEST
+
 /* --timing nccl-tests: back-to-back allreduces without the barrier's start skew, as
  * all_reduce_perf times them. The 2-rank ring at 8 B: one empty message's delivery (15 us
  * across tencent16's network) less than from a barrier, its phases adding up to its time;
@@ -207,7 +226,11 @@ START_TEST(both_mode_adds_the_model_beside_the_simulation)
   ck_assert(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(ring, "model_phases")));
   ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(mpi, "model_time_s"))); /* no model for the library */
   ck_assert_ptr_nonnull(strstr(r.out, "diff%"));
+  ck_assert_ptr_nonnull(strstr(r.out, "NCCL 2.26.2-1"));
+  cli_result_free(&r);
+  r = cli_run("--algo ring --size 1M --nodes 2 --nccl-version 2.7.5", 1);
   ck_assert_ptr_nonnull(strstr(r.out, "NCCL 2.7.5-1"));
+  ck_assert_str_eq(str(cJSON_GetObjectItemCaseSensitive(r.json, "model"), "nccl_version"), "2.7.5-1");
   cli_result_free(&r);
   r = cli_run("--mode sim --algo ring --size 1M --nodes 2", 1);
   ck_assert_int_eq(r.status, 0);
@@ -307,6 +330,7 @@ int main(void)
              bad_input_exits_2_with_one_line);
   CHECK_CASE(s, "model vs simulation", 120, models_follow_the_simulation_on_tencent16,
              models_follow_the_simulation_elsewhere, models_follow_smpi_settings, settings_reach_run_and_model_alike,
-             nccl_tests_timing_has_no_start_skew);
+             nccl_tests_timing_has_no_start_skew, nccl_ring_model_follows_the_simulation,
+             nccl_tree_model_follows_the_simulation);
   return check_run(s);
 }

@@ -167,7 +167,7 @@ START_TEST(odd_platform_names_keep_the_files_readable)
     rows++;
   }
   fclose(f);
-  ck_assert_int_eq(header, 19);
+  ck_assert_int_eq(header, 20);
   ck_assert_int_eq(rows, 2);
   cli_result_free(&r);
 

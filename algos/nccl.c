@@ -1,0 +1,13 @@
+/* nccl.c: "nccl", what NCCL itself would run: at each size the driver picks the algorithm,
+ * protocol and channel count NCCL's tuner would (models/cost_nccl_choice.c) and the runner
+ * hands them in ar_params; this runs that choice, NCCL's ring (nccl_ring.c) or its tree
+ * (nccl_tree.c). Restrictions, cost and steps: those of the algorithm chosen. */
+#include "algos.h"
+#include "nccl_proto.h"
+
+int ar_nccl(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+{
+  if (p->nccl_run.algo == NCCL_ALGO_TREE)
+    return ar_nccl_tree(sendbuf, recvbuf, count, dt, comm, p);
+  return ar_nccl_ring(sendbuf, recvbuf, count, dt, comm, p);
+}

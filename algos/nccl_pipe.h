@@ -1,0 +1,50 @@
+/* nccl_pipe.h: the slice pipeline NCCL's kernels run, as MPI messages. A rank runs several
+ * streams at once (a ring channel; a tree channel's reduction going up and its broadcast
+ * coming down); each stream is a sequence of operations on slices of the buffer (receive
+ * from its peers, reduce with the rank's input, send on), and each connection holds a fixed
+ * number of slices in flight, NCCL's step slots: receives are posted that many slices ahead,
+ * so a sender's slice moves as soon as the receiver has a free slot, and a slice is sent on
+ * as soon as it is reduced, while the next ones are already arriving. Reductions are device
+ * time charged to the rank (all its streams share the GPU's memory); the protocol's bytes on
+ * the wire and its per-hop latency beyond the link's are added to every slice. */
+#ifndef AR_NCCL_PIPE_H
+#define AR_NCCL_PIPE_H
+
+#include "ar.h"
+#include "nccl_sched.h"
+
+#define NP_MAX_PEERS 3
+
+typedef struct np_stream np_stream;
+/* Fills operation k (0 <= k < nops) of a stream. */
+typedef void (*np_op_fn)(const np_stream *s, long k, np_op *op);
+
+/* Internal per-connection state (nccl_pipe.c). */
+typedef struct np_conn np_conn;
+
+struct np_stream {
+  /* set by the algorithm */
+  np_op_fn op;
+  const void *ctx; /* the generator's own description of the stream */
+  long nops;
+  int nrecv, nsend;
+  int recv_peer[NP_MAX_PEERS], recv_tag[NP_MAX_PEERS];
+  int send_peer[NP_MAX_PEERS], send_tag[NP_MAX_PEERS];
+  double extra[NP_MAX_PEERS]; /* per receive peer: seconds a slice takes beyond the link's */
+  double send_lat[NP_MAX_PEERS], send_bw[NP_MAX_PEERS]; /* per send peer: the route's (0: unknown) */
+  /* kept by the pipeline */
+  long k, recvs, rdone, rposted, sdone;
+  np_conn *conn;
+};
+
+/* The start of a call of NCCL's algorithm `algo`: the point's protocol and channel count
+ * (the defaults: Simple, every channel laid out), and the kernel launch charged (NCCL's base
+ * latency, phase AR_PH_LAUNCH). Returns 0, or SA_EINVAL without NCCL's channels. */
+int np_launch(const ar_params *p, int algo, int *proto, int *channels);
+
+/* Runs the streams to completion with `slots` slices in flight per connection and the wire
+ * bytes of protocol `proto`. Returns 0 or an SA_E* code. */
+int np_run(np_stream *streams, int nstreams, int slots, int proto, const void *in, void *out, ar_dtype dt,
+           MPI_Comm comm, const ar_params *p);
+
+#endif

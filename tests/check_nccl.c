@@ -1,0 +1,197 @@
+/* check_nccl.c: NCCL's algorithms (nccl-ring, nccl-tree, nccl) end to end: real data on many
+ * shapes, protocols and channel counts; the pipeline's overlap of transfers and sums; the
+ * channels over a DGX-1's NVLinks; the choice reported; bad input. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algos/nccl_proto.h"
+#include "check_util.h"
+#include "cli_run.h"
+
+#define PLAT "tests/data/platforms/"
+
+static const char *str(const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* What a point of NCCL's algorithms ran, from its "nccl" field ("ring/LL128/12"). */
+static nccl_choice ran(const cJSON *p)
+{
+  nccl_choice c = {-1, -1, 0};
+  ck_assert_msg(nccl_choice_parse(str(p, "nccl"), &c) == 0, "nccl field '%s'", str(p, "nccl"));
+  return c;
+}
+
+/* 1, 2, 3, 8 and 16 ranks on the NVLink mesh (8 GPUs: up to 8), a cluster over Ethernet and
+ * a generated platform of NVSwitch nodes with a NIC per GPU on its own rail (two nodes, and
+ * three for an odd number of nodes on rails); every protocol, one channel and several, both
+ * types; counts below the rank count, and sizes that take several loops of chunks and shrink
+ * the last one. */
+static const struct {
+  const char *platform;
+  int nodes, rpn;
+  const char *proto;
+  int channels; /* 0: NCCL's choice */
+  const char *dtype, *sizes;
+} shapes[] = {
+    {"dgx1", 1, 1, "Simple", 0, "fp32", "4,4K"},
+    {"dgx1", 1, 2, "LL", 1, "fp16", "2,6,300K"},
+    {"dgx1", 1, 3, "Simple", 1, "fp32", "4,36,13M"},
+    {"dgx1", 1, 8, "LL128", 0, "fp16", "2,18,1M"},
+    {"dgx1", 1, 8, "Simple", 3, "fp32", "4,100K,3M"},
+    {"tencent16", 1, 1, "LL", 0, "fp16", "2,4K"},
+    {"tencent16", 1, 2, "Simple", 2, "fp32", "4,12,5M"},
+    {"tencent16", 1, 3, "LL128", 2, "fp16", "2,18,4M"},
+    {"tencent16", 1, 8, "LL", 3, "fp32", "4,40,400K"},
+    {"tencent16", 3, 1, "LL", 0, "fp32", "4,12,200K"},
+    {"tencent16", 2, 8, "Simple", 0, "fp16", "2,30,1M"},
+    {"tencent16", 2, 8, "LL", 2, "fp32", "4,60,2M"},
+    {"hgx-h100-rails", 1, 1, "Simple", 0, "fp32", "4,4K"},
+    {"hgx-h100-rails", 1, 2, "LL128", 1, "fp32", "4,36,3M"},
+    {"hgx-h100-rails", 1, 3, "Simple", 2, "fp16", "2,10,9M"},
+    {"hgx-h100-rails", 1, 8, "LL", 0, "fp16", "2,14,300K"},
+    {"hgx-h100-rails", 2, 8, "Simple", 0, "fp32", "4,60,3M"},
+    {"hgx-h100-rails", 2, 8, "LL128", 3, "fp16", "2,30,2M"},
+    {"hgx-h100-rails", 3, 2, "Simple", 1, "fp16", "2,10,20M"},
+    {"hgx-h100-rails", 3, 2, "LL", 0, "fp32", "4,20,500K"},
+};
+#define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
+
+START_TEST(nccl_algorithms_verify)
+{
+  char args[512], ch[32] = "", what[160];
+  if (shapes[_i].channels)
+    snprintf(ch, sizeof ch, "--channels %d", shapes[_i].channels);
+  snprintf(args, sizeof args,
+           "--platform %s --nodes %d --ranks-per-node %d --algo nccl-ring,nccl-tree,nccl --proto %s %s --dtype %s "
+           "--sizes %s --mode sim --verify",
+           shapes[_i].platform, shapes[_i].nodes, shapes[_i].rpn, shapes[_i].proto, ch, shapes[_i].dtype, shapes[_i].sizes);
+  snprintf(what, sizeof what, "%s %dx%d %s %s", shapes[_i].platform, shapes[_i].nodes, shapes[_i].rpn, shapes[_i].proto,
+           ch);
+  cli_result r = cli_run(args, 1);
+  ck_assert_msg(r.status == 0 && r.json, "%s: exit %d: %s", what, r.status, r.err ? r.err : "");
+  const cJSON *res = cJSON_GetObjectItemCaseSensitive(r.json, "results"), *p;
+  int n = 0, sizes = 1;
+  for (const char *c = shapes[_i].sizes; *c; c++)
+    sizes += *c == ',';
+  cJSON_ArrayForEach(p, res)
+  {
+    n++;
+    ck_assert_msg(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "verified")) && cli_num(p, "max_abs_err") == 0,
+                  "%s: %s at %g bytes wrong", what, str(p, "algo"), cli_num(p, "bytes"));
+    nccl_choice c = ran(p);
+    ck_assert_str_eq(nccl_proto_name(c.proto), shapes[_i].proto);
+    if (shapes[_i].channels)
+      ck_assert_int_eq(c.channels, shapes[_i].channels);
+    ck_assert(cli_num(p, "time_s") > 0);
+  }
+  ck_assert_int_eq(n, 3 * sizes);
+  cli_result_free(&r);
+}
+END_TEST
+
+/* A single channel moves each slice while the previous one is being summed: per byte it
+ * takes what the larger of the two takes, not their sum. nvswitch4: 4 GPUs, 25 GB/s and
+ * 1 us GPU to GPU, sums at 40 GB/s; Simple slices of 1 MiB (2 MiB chunks, 8 MiB a loop of 4
+ * ranks). Per loop every rank sends 12 slices (6 steps x 2) and sums 6 (3 steps x 2); a
+ * slice takes 1 us + 1 MiB / 25 GB/s on the link, 1 MiB / 40 GB/s to sum. The time per byte
+ * is the difference between 128 MiB and 256 MiB (16 more loops), so that the pipeline's
+ * start and the launch cancel out. */
+START_TEST(one_channel_pays_the_larger_of_link_and_sum)
+{
+  cli_result r = cli_run("--platform " PLAT "nvswitch4.xml --algo nccl-ring --channels 1 --proto Simple "
+                         "--sizes 128M,256M --mode sim",
+                         1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  double slope = cli_num(cli_point(&r, 1), "time_s") - cli_num(cli_point(&r, 0), "time_s");
+  double mib = 1 << 20, link = 1e-6 + mib / 25e9, sum = mib / 40e9;
+  double larger = 16 * 12 * link, both = 16 * (12 * link + 6 * sum);
+  ck_assert_msg(fabs(slope - larger) <= 0.05 * larger, "16 loops took %g us, the links %g us, links and sums %g us",
+                slope * 1e6, larger * 1e6, both * 1e6);
+  ck_assert(both > 1.25 * larger); /* the two laws are far enough apart to tell */
+  cli_result_free(&r);
+}
+END_TEST
+
+/* On a DGX-1, NCCL's channels follow the NVLink cycles: a GPU's six NVLinks of 25 GB/s
+ * allow 150 GB/s of bus bandwidth; the ring reaches at least 85% of it and never more. */
+START_TEST(dgx1_ring_drives_the_nvlinks)
+{
+  cli_result r = cli_run("--platform dgx1 --algo nccl-ring --sizes 256M,512M --mode sim", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  for (int i = 0; i < 2; i++) {
+    double bus = cli_num(cli_point(&r, i), "busbw_GBps");
+    ck_assert_msg(bus >= 0.85 * 150 && bus <= 150, "%g bytes: busbw %g GB/s", cli_num(cli_point(&r, i), "bytes"), bus);
+    ck_assert_int_eq(ran(cli_point(&r, i)).proto, NCCL_PROTO_SIMPLE);
+  }
+  cli_result_free(&r);
+}
+END_TEST
+
+/* The choice is in the table and the JSON; what is forced stays forced. */
+START_TEST(choice_is_reported)
+{
+  cli_result r = cli_run("--platform dgx1 --algo nccl --sizes 8,1M,256M --mode sim", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  const int protos[] = {NCCL_PROTO_LL, NCCL_PROTO_LL128, NCCL_PROTO_SIMPLE};
+  for (int i = 0; i < 3; i++) {
+    const cJSON *p = cli_point(&r, i);
+    nccl_choice c = ran(p);
+    ck_assert_str_eq(str(p, "algo"), "nccl");
+    ck_assert_int_eq(c.proto, protos[i]);
+    ck_assert(c.channels >= 1 && c.channels <= 32);
+  }
+  ck_assert_int_eq(ran(cli_point(&r, 0)).channels, 1); /* 8 bytes: one channel */
+  ck_assert_ptr_nonnull(strstr(r.out, "  ring/LL/1\n"));
+  cli_result_free(&r);
+  r = cli_run("--platform dgx1 --algo nccl-tree --proto LL128 --channels 5 --size 1M --mode sim", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  ck_assert_str_eq(str(cli_point(&r, 0), "nccl"), "tree/LL128/5");
+  cli_result_free(&r);
+}
+END_TEST
+
+START_TEST(same_command_same_times)
+{
+  const char *args = "--platform hgx-h100-rails --nodes 3 --ranks-per-node 2 --algo nccl-ring,nccl-tree --sizes 1K,3M "
+                     "--mode sim";
+  cli_result a = cli_run(args, 1), b = cli_run(args, 1);
+  ck_assert(a.status == 0 && b.status == 0);
+  for (int i = 0; i < 4; i++)
+    ck_assert(cli_num(cli_point(&a, i), "time_s") == cli_num(cli_point(&b, i), "time_s"));
+  cli_result_free(&a);
+  cli_result_free(&b);
+}
+END_TEST
+
+START_TEST(bad_input_exits_2)
+{
+  const char *bad[][2] = {
+      {"--algo ring --proto LL", "--proto applies to NCCL's algorithms"},
+      {"--algo nccl-ring --proto LL64", "unknown --proto"},
+      {"--algo nccl --nccl-version 2.99.1", "unknown --nccl-version"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    cli_result r = cli_run(bad[i][0], 0);
+    ck_assert_msg(r.status == 2, "%s: exit %d", bad[i][0], r.status);
+    ck_assert_msg(strstr(r.err, bad[i][1]) && cli_lines(r.err) == 1, "%s: %s", bad[i][0], r.err);
+    cli_result_free(&r);
+  }
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("nccl");
+  TCase *tc = tcase_create("verify");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, nccl_algorithms_verify, 0, NSHAPES);
+  suite_add_tcase(s, tc);
+  CHECK_CASE(s, "pipeline", 120, one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks);
+  CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
+  return check_run(s);
+}
