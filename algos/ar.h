@@ -109,14 +109,21 @@ int ar_isend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_
              MPI_Request *r, int *nreq);
 int ar_irecv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
              MPI_Request *r, int *nreq);
-/* ar_isend with synchronous sends (MPI_Issend): a request completes when its message has
- * been delivered, whatever its size, where SMPI completes a small standard send at once. */
-int ar_issend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
-              MPI_Request *r, int *nreq);
 /* MPI_Waitall, recorded as a wait. */
 int ar_waitall(int n, MPI_Request *req, const ar_params *p);
-/* MPI_Waitany, recorded as a wait: *idx the request that completed (MPI_UNDEFINED: none
- * was active). */
-int ar_waitany(int n, MPI_Request *req, int *idx, const ar_params *p);
+
+#ifdef AR_SMPI
+#include <simgrid/forward.h>
+/* Messages on SimGrid mailboxes, under SMPI, for an algorithm that must react to each
+ * arrival, delivery and piece of device work the moment it happens, which MPI's calls cannot
+ * tell (MPI_Test costs simulated time, a wait cannot end at a given time): NCCL's pipeline
+ * (nccl_pipe.c). A put of `bytes` on the wire from this rank to `peer` (ranks of comm, for
+ * the trace) is delivered once the receiver's get is posted, as a synchronous send; both
+ * are recorded in p->trace as posted messages. ar_wait_first is ar_wait_any (ar_wait.h),
+ * recorded as a wait. */
+sg_comm_t ar_mb_put(sg_mailbox_t mb, void *payload, size_t bytes, int peer, MPI_Comm comm, const ar_params *p);
+sg_comm_t ar_mb_get(sg_mailbox_t mb, void **payload, size_t bytes, int peer, MPI_Comm comm, const ar_params *p);
+int ar_wait_first(sg_comm_t *comms, int ncomm, sg_exec_t *execs, int nexec, double timeout, const ar_params *p);
+#endif
 
 #endif

@@ -5,6 +5,12 @@
 
 #include <limits.h>
 
+#ifdef AR_SMPI
+#include <simgrid/mailbox.h>
+
+#include "ar_wait.h"
+#endif
+
 MPI_Datatype ar_mpi_type(ar_dtype dt)
 {
   return dt == AR_FP16 ? MPI_UINT16_T : dt == AR_I32 ? MPI_UINT32_T : MPI_FLOAT;
@@ -101,7 +107,7 @@ static size_t piece(size_t count, ar_dtype dt, size_t i, size_t *len)
 }
 
 /* How a message is posted. */
-enum { POST_RECV, POST_SEND, POST_SSEND };
+enum { POST_RECV, POST_SEND };
 
 /* Posts every piece of a message: a receive into buf, or a send from it. */
 static int post(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, MPI_Request *r, int *nreq,
@@ -116,9 +122,8 @@ static int post(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Com
     rc = ar_msg(len, dt, &t, &n);
     void *at = ar_at(buf, off, dt);
     if (rc == 0)
-      rc = (how == POST_RECV   ? MPI_Irecv(at, n, t, peer, tag, comm, &r[*nreq])
-            : how == POST_SEND ? MPI_Isend(at, n, t, peer, tag, comm, &r[*nreq])
-                               : MPI_Issend(at, n, t, peer, tag, comm, &r[*nreq])) == MPI_SUCCESS
+      rc = (how == POST_RECV ? MPI_Irecv(at, n, t, peer, tag, comm, &r[*nreq])
+                             : MPI_Isend(at, n, t, peer, tag, comm, &r[*nreq])) == MPI_SUCCESS
                ? 0
                : SA_EMPI;
     *nreq += rc == 0;
@@ -139,12 +144,7 @@ int ar_isend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_
   return post((void *)buf, count, dt, peer, tag, comm, r, nreq, POST_SEND); /* MPI_Isend reads it only */
 }
 
-int ar_issend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
-              MPI_Request *r, int *nreq)
-{
-  ar_trace_post(p->trace, 1, comm, msg_bytes(count, dt, peer), peer);
-  return post((void *)buf, count, dt, peer, tag, comm, r, nreq, POST_SSEND);
-}
+
 
 int ar_irecv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
              MPI_Request *r, int *nreq)
@@ -161,13 +161,27 @@ int ar_waitall(int n, MPI_Request *req, const ar_params *p)
   return rc == MPI_SUCCESS ? 0 : SA_EMPI;
 }
 
-int ar_waitany(int n, MPI_Request *req, int *idx, const ar_params *p)
+#ifdef AR_SMPI
+sg_comm_t ar_mb_put(sg_mailbox_t mb, void *payload, size_t bytes, int peer, MPI_Comm comm, const ar_params *p)
+{
+  ar_trace_post(p->trace, 1, comm, (long long)bytes, peer);
+  return sg_mailbox_put_async(mb, payload, (long)bytes);
+}
+
+sg_comm_t ar_mb_get(sg_mailbox_t mb, void **payload, size_t bytes, int peer, MPI_Comm comm, const ar_params *p)
+{
+  ar_trace_post(p->trace, 0, comm, (long long)bytes, peer);
+  return sg_mailbox_get_async(mb, payload);
+}
+
+int ar_wait_first(sg_comm_t *comms, int ncomm, sg_exec_t *execs, int nexec, double timeout, const ar_params *p)
 {
   double t0 = ar_trace_start(p->trace);
-  int rc = MPI_Waitany(n, req, idx, MPI_STATUS_IGNORE);
+  int idx = ar_wait_any(comms, ncomm, execs, nexec, timeout);
   ar_trace_step(p->trace, AR_EV_WAIT, t0, MPI_COMM_NULL, -1, -1, -1, -1);
-  return rc == MPI_SUCCESS ? 0 : SA_EMPI;
+  return idx;
 }
+#endif
 
 int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
                 MPI_Comm comm, const ar_params *p)

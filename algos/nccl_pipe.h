@@ -1,19 +1,18 @@
-/* nccl_pipe.h: the slice pipeline NCCL's kernels run, as MPI messages. A rank runs several
- * streams at once (a ring channel; a tree channel's reduction going up and its broadcast
- * coming down); each stream is a sequence of operations on slices of the buffer (receive
- * from its peers, reduce with the rank's input, send on), and each connection holds a fixed
- * number of slices in flight, NCCL's step slots: receives are posted that many slices ahead,
- * so a sender's slice moves as soon as the receiver has a free slot, and a slice is sent on
- * as soon as it is reduced, while the next ones are already arriving. Reductions are device
- * time charged to the rank (all its streams share the GPU's memory); the protocol's bytes on
- * the wire and its per-hop latency beyond the link's are added to every slice. */
+/* nccl_pipe.h: the slice pipeline NCCL's kernels run. A rank runs several streams at once (a
+ * ring channel; a tree channel's reduction going up and its broadcast coming down), as NCCL
+ * runs each channel on thread blocks of its own; each stream is a sequence of operations on
+ * slices of the buffer (receive from its peers, reduce with the rank's input, send on), one
+ * after the other; each connection holds a fixed number of slices in flight, NCCL's step
+ * slots: receives are posted that many slices ahead, so a sender's slice moves as soon as
+ * the receiver has a free slot, and a slice is sent on as soon as it is reduced, while the
+ * next ones are already arriving. The sums of all the rank's streams are device work that
+ * shares the GPU (its memory), the protocol's bytes on the wire and its per-hop latency beyond
+ * the link's are added to every slice. Simulation only: a real cluster runs NCCL itself. */
 #ifndef AR_NCCL_PIPE_H
 #define AR_NCCL_PIPE_H
 
 #include "ar.h"
 #include "nccl_sched.h"
-
-#define NP_MAX_PEERS 3
 
 typedef struct np_stream np_stream;
 /* Fills operation k (0 <= k < nops) of a stream. */
@@ -31,10 +30,12 @@ struct np_stream {
   int recv_peer[NP_MAX_PEERS], recv_tag[NP_MAX_PEERS];
   int send_peer[NP_MAX_PEERS], send_tag[NP_MAX_PEERS];
   double extra[NP_MAX_PEERS]; /* per receive peer: seconds a slice takes beyond the link's */
-  double send_lat[NP_MAX_PEERS], send_bw[NP_MAX_PEERS]; /* per send peer: the route's (0: unknown) */
   /* kept by the pipeline */
   long k, recvs, rdone, rposted, sdone;
   np_conn *conn;
+  void *work;      /* the sum under way (a SimGrid activity), NULL when none */
+  np_op cur;       /* its operation */
+  double work_t0;  /* when it began */
 };
 
 /* The start of a call of NCCL's algorithm `algo`: the point's protocol and channel count
@@ -43,7 +44,7 @@ struct np_stream {
 int np_launch(const ar_params *p, int algo, int *proto, int *channels);
 
 /* Runs the streams to completion with `slots` slices in flight per connection and the wire
- * bytes of protocol `proto`. Returns 0 or an SA_E* code. */
+ * bytes of protocol `proto`. Returns 0 or an SA_E* code (SA_EINVAL outside a simulation). */
 int np_run(np_stream *streams, int nstreams, int slots, int proto, const void *in, void *out, ar_dtype dt,
            MPI_Comm comm, const ar_params *p);
 

@@ -56,7 +56,6 @@ int ar_nccl_ring(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, 
     st[c].send_peer[0] = next;
     st[c].recv_tag[0] = st[c].send_tag[0] = c;
     st[c].extra[0] = nccl_topo_extra(t, prev, rank, NCCL_ALGO_RING, proto);
-    nccl_topo_route(t, rank, next, &st[c].send_lat[0], &st[c].send_bw[0]);
   }
   if (rc == 0)
     rc = np_run(st, nc, nccl_slots(NCCL_ALGO_RING, proto), proto, sendbuf, recvbuf, dt, comm, p);

@@ -14,6 +14,9 @@ enum {
   NP_SEND = 1u << 2,   /* send the slice to every send peer: out when received, else in */
 };
 
+/* The most peers a stream receives from or sends to: a tree rank's three children. */
+#define NP_MAX_PEERS 3
+
 /* One operation: a slice of the buffer and what to do with it. */
 typedef struct {
   size_t off, n; /* elements */

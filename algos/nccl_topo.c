@@ -57,23 +57,6 @@ static int *search(const char *names, int rpn, int nodes, int channels, int *len
   return msg;
 }
 
-/* Rank 0: the routes' latency and bandwidth, node 0 to node 0 and node 0 to node 1. */
-static double *routes(const char *names, int rpn, int nodes)
-{
-  int n = rpn * rpn;
-  double *v = calloc(4 * (size_t)n, sizeof *v);
-  for (int a = 0; v && a < rpn; a++)
-    for (int b = 0; b < rpn; b++)
-      for (int inter = 0; inter < 2 && inter < nodes; inter++) {
-        sg_host_t x = sg_host_by_name(names + a * HOSTNAME_LEN), y = sg_host_by_name(names + (inter * rpn + b) * HOSTNAME_LEN);
-        if (!x || !y || (a == b && !inter))
-          continue;
-        v[2 * inter * n + a * rpn + b] = sg_host_get_route_latency(x, y);
-        v[(2 * inter + 1) * n + a * rpn + b] = sg_host_get_route_bandwidth(x, y);
-      }
-  return v;
-}
-
 /* Rank 0 gathers the host names of the first two nodes, point to point (a gather over all
  * ranks costs SimGrid time quadratic in their number). */
 static char *first_names(MPI_Comm comm, int rank, int size, int want)
@@ -120,21 +103,12 @@ int nccl_topo_init(nccl_topo *t, MPI_Comm comm, int rpn, int channels)
     return SA_ELAYOUT;
   t->rpn = rpn;
   t->nodes = size / rpn;
-  t->route = calloc(4 * (size_t)(rpn * rpn), sizeof *t->route);
-  if (!t->route)
-    return SA_ENOMEM;
 #ifdef AR_SMPI
   char *names = first_names(comm, rank, size, 2 * rpn);
-  double *r = rank == 0 && names ? routes(names, rpn, t->nodes) : NULL;
   if (rank == 0 && names)
     msg = search(names, rpn, t->nodes, channels, &len);
-  if (r)
-    memcpy(t->route, r, 4 * sizeof *r * (size_t)(rpn * rpn));
-  free(r);
   free(names);
 #endif
-  if (MPI_Bcast(t->route, 4 * rpn * rpn, MPI_DOUBLE, 0, comm) != MPI_SUCCESS)
-    return SA_EMPI;
   if (rank == 0 && !msg)
     msg = plain(rpn, channels, &len);
   if (MPI_Bcast(&len, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
@@ -166,7 +140,6 @@ void nccl_topo_free(nccl_topo *t)
 {
   nccl_rings_free(&t->rings);
   free(t->nvlink);
-  free(t->route);
   memset(t, 0, sizeof *t);
 }
 
@@ -183,13 +156,6 @@ void nccl_topo_ring(const nccl_topo *t, int c, int rank, int *pos, int *prev, in
 void nccl_topo_tree(const nccl_topo *t, int c, int rank, ar_tree_node *out)
 {
   nccl_tree_rank(&t->rings, t->nodes, c, rank, &out->parent, out->child, &out->nchild);
-}
-
-void nccl_topo_route(const nccl_topo *t, int a, int b, double *lat, double *bw)
-{
-  int R = t->rpn, n = R * R, inter = a / R != b / R, at = (a % R) * R + b % R;
-  *lat = t->route[2 * inter * n + at];
-  *bw = t->route[(2 * inter + 1) * n + at];
 }
 
 double nccl_topo_extra(const nccl_topo *t, int a, int b, int algo, int proto)

@@ -15,8 +15,6 @@ typedef struct nccl_topo {
   int node_channels;     /* NCCL's own count for this node (nccl_search.h) */
   nccl_rings rings;      /* their orders (share unused) */
   unsigned char *nvlink; /* [rpn x rpn]: NVLink-class pair */
-  double *route;         /* [4 x rpn x rpn]: latency and bandwidth of the routes between two
-                          * GPUs of a node, then from a GPU of node 0 to one of node 1 */
 } nccl_topo;
 
 /* Collective over comm (rpn ranks per node, node-major). channels: how many to lay out at
@@ -31,10 +29,6 @@ void nccl_topo_ring(const nccl_topo *t, int c, int rank, int *pos, int *prev, in
  * tree over the nodes, the second half on tree 1; a chain through each node from the GPU
  * the node's tree edges attach to). */
 void nccl_topo_tree(const nccl_topo *t, int c, int rank, ar_tree_node *out);
-
-/* The latency (s) and bandwidth (bytes/s) of the route from rank a to rank b, a message
- * alone on it (nodes taken to be alike); 0 and 0 in a real run. */
-void nccl_topo_route(const nccl_topo *t, int a, int b, double *lat, double *bw);
 
 /* Seconds a slice of protocol proto takes on the hop from rank a to rank b beyond what the
  * link itself takes (nccl_proto.h), by the hop's class: network between nodes, NVLink or

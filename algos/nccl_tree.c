@@ -68,8 +68,6 @@ static int channel_streams(const nccl_topo *t, int c, int rank, int proto, const
       st[n].send_tag[i] = down;
     }
   }
-  for (int i = 0; i < st[n].nsend; i++)
-    nccl_topo_route(t, rank, st[n].send_peer[i], &st[n].send_lat[i], &st[n].send_bw[i]);
   n++;
   if (nd.parent < 0)
     return n;
@@ -83,7 +81,6 @@ static int channel_streams(const nccl_topo *t, int c, int rank, int proto, const
   for (int i = 0; i < nd.nchild; i++) {
     st[n].send_peer[i] = nd.child[i];
     st[n].send_tag[i] = down;
-    nccl_topo_route(t, rank, nd.child[i], &st[n].send_lat[i], &st[n].send_bw[i]);
   }
   return n + 1;
 }

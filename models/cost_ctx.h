@@ -36,7 +36,7 @@ typedef struct {
 
 /* Models that build per-layout data keep it here, freed with the context. */
 enum { COST_CACHE_RING, COST_CACHE_HIER, COST_CACHE_TOPK, COST_CACHE_RHD, COST_CACHE_NAIVE, COST_CACHE_TREE, COST_CACHE_TWOTREE,
-       COST_CACHE_NCCL, COST_CACHE_NCCL_SHAPE, COST_CACHE_NCCL_RING, COST_CACHE_NCCL_TREE, COST_NCACHE };
+       COST_CACHE_NCCL, COST_CACHE_NCCL_SHAPE, COST_NCACHE };
 
 struct cost_ctx {
   const cost_net *net;
@@ -63,6 +63,25 @@ int cost_cache_keep(cost_ctx *c, int slot, void *data, void (*release)(void *), 
  * them (cost_share.c). each (may be NULL) receives every flow's hop, out the non-dominated
  * ones. */
 int cost_pattern(cost_ctx *c, const cost_flow *f, int n, cost_hop *each, cost_hops *out);
+
+/* How a message between two ranks loads the links (cost_share.c): the shared links of its
+ * route (and, with SimGrid's cross traffic, 5% on its reverse route), its weight in the
+ * sharing (SimGrid's penalty: latency + weight-S * sum of 1/bandwidth), the rate it cannot
+ * exceed, and its route's latency. */
+#define COST_MAX_USES (2 * COST_MAX_ROUTE)
+typedef struct {
+  int n;
+  int key[COST_MAX_USES];
+  double coef[COST_MAX_USES];
+  double penalty, bound, lat, bw; /* bw: its narrowest link's, a message alone */
+} cost_route_use;
+int cost_route_use_of(const cost_ctx *c, int src, int dst, cost_route_use *u);
+/* The weighted max-min rates (bytes/s) of n messages on their links, as SimGrid shares them:
+ * progressive filling, every message on a saturated link at the same rate times its
+ * penalty, bounded by its own bound; inactive ones (active[i] 0) take no part. load and
+ * denom: scratch over every link key; fixed: scratch of n. */
+void cost_share_rates(const cost_ctx *c, const cost_route_use *const *u, const unsigned char *active, int n,
+                      double *rate, double *load, double *denom, unsigned char *fixed);
 
 /* Adds a hop to a set, keeping only the ones that can be the slowest. */
 void cost_hops_add(cost_hops *s, cost_hop h);
@@ -98,41 +117,13 @@ int cost_topk(cost_ctx *c, uint64_t count, cost_result *r);
 int cost_hitopk(cost_ctx *c, uint64_t count, cost_result *r);
 /* NCCL's algorithms at the choice cost_nccl_plan makes for the size (cost_nccl_ring.c,
  * cost_nccl_tree.c; nccl: whichever NCCL picks, cost_nccl_choice.c), and each at a given
- * protocol and channel count. */
+ * protocol and channel count, replaying the runner's pipeline (cost_nccl_des.c). */
 int cost_nccl_ring(cost_ctx *c, uint64_t count, cost_result *r);
 int cost_nccl_tree(cost_ctx *c, uint64_t count, cost_result *r);
 int cost_nccl(cost_ctx *c, uint64_t count, cost_result *r);
 int cost_nccl_ring_time(cost_ctx *c, uint64_t count, int proto, int channels, cost_result *r);
 int cost_nccl_tree_time(cost_ctx *c, uint64_t count, int proto, int channels, cost_result *r);
 
-/* The pieces of the runner's slice pipeline (algos/nccl_pipe.c) both NCCL models time
- * (cost_nccl_pipe.c). A GPU summing for several channels: the intervals it is busy, so that
- * a sum goes in the first gap it fits after its data is there (the runner's GPU takes sums
- * as their data comes, whichever channel they belong to). */
-#define COST_GPU_SPANS 32
-typedef struct {
-  double from[COST_GPU_SPANS], to[COST_GPU_SPANS]; /* sorted, disjoint */
-  int n;
-} cost_nccl_gpu;
-/* Books `dt` seconds of summing from `ready` on; returns when the sum is done. */
-double cost_nccl_sum(cost_nccl_gpu *g, double ready, double dt);
-
-/* A connection's receive side: the receiver keeps `slots` receives posted, one more each time
- * it has taken up a slice, and a slice can cross only into a posted receive. */
-typedef struct {
-  double start;             /* the first `slots` receives are posted then */
-  double taken[NCCL_STEPS]; /* when the last slices were taken up */
-  long n;
-} cost_nccl_slots;
-/* Records that the receiver took up its next slice at t. */
-void cost_nccl_consume(cost_nccl_slots *s, double t);
-/* When the receive for the sender's message number `msg` is posted. */
-double cost_nccl_room(const cost_nccl_slots *s, long msg, int slots);
-
-/* When a slice of `wire` bytes ready at `ready` is delivered over hop h by a connection
- * whose previous slice was delivered at *free (updated): a connection's slices cross one at
- * a time, as synchronous sends, so SMPI's factors apply but no eager receive overhead. */
-double cost_nccl_send(const cost_ctx *c, cost_hop h, double wire, double ready, double *free);
 
 /* The hops of hier's two patterns (each node's ring; the rings across nodes of the ranks
  * with the same local index), which hitopk shares. */

@@ -83,52 +83,6 @@ int cost_nccl_topo_of(cost_ctx *c, cost_nccl_topo **out)
   return cost_cache_keep(c, COST_CACHE_NCCL, t, topo_free, rc, (void **)out);
 }
 
-typedef struct {
-  size_t size;
-  void (*release)(void *);
-  char *entries; /* NCCL_FORCED_CHANNELS + 1 of them */
-} by_channels;
-
-static void by_channels_free(void *x)
-{
-  by_channels *b = x;
-  for (int i = 0; b && b->entries && i <= NCCL_FORCED_CHANNELS; i++)
-    b->release(b->entries + (size_t)i * b->size);
-  if (b)
-    free(b->entries);
-  free(b);
-}
-
-int cost_nccl_by_channels(cost_ctx *c, int slot, size_t size, cost_nccl_build build, void (*release)(void *), int nc,
-                          void **out)
-{
-  cost_nccl_topo *t;
-  int rc = cost_nccl_topo_of(c, &t);
-  if (rc)
-    return rc;
-  if (nc < 1 || nc > t->channels || nc > NCCL_FORCED_CHANNELS)
-    return SA_EINVAL;
-  by_channels *b = c->cache[slot];
-  if (!b) {
-    if (!(b = calloc(1, sizeof *b)) || !(b->entries = calloc(NCCL_FORCED_CHANNELS + 1, size))) {
-      free(b);
-      return SA_ENOMEM;
-    }
-    b->size = size;
-    b->release = release;
-    c->cache[slot] = b;
-    c->cache_free[slot] = by_channels_free;
-  }
-  void *e = b->entries + (size_t)nc * size;
-  if (!*(int *)e && (rc = build(c, t, nc, e)) != 0) {
-    release(e);
-    memset(e, 0, size);
-    return rc;
-  }
-  *out = e;
-  return 0;
-}
-
 /* The bandwidth per GPU NVLink generations give each direction (V100 6 x 25 GB/s, A100 12 x
  * 25, H100 18 x 25, B200 18 x 50): which row of the 2.2x tables applies. */
 static int arch_of(double nvlink_bw)

@@ -20,14 +20,6 @@ typedef struct {
 /* Built once per context (cached). Returns 0 or a SA_E* code. */
 int cost_nccl_topo_of(cost_ctx *c, cost_nccl_topo **out);
 
-/* What a model derives once per channel count (1..NCCL_FORCED_CHANNELS): an entry of `size`
- * bytes whose first member is an int holding its channel count (0 until built). Returns in
- * *out the entry for nc channels from the cache kept in slot `slot`, built on first use by
- * build (release frees what an entry holds, also when build fails). 0 or a SA_E* code. */
-typedef int (*cost_nccl_build)(cost_ctx *c, const cost_nccl_topo *t, int nc, void *entry);
-int cost_nccl_by_channels(cost_ctx *c, int slot, size_t size, cost_nccl_build build, void (*release)(void *), int nc,
-                          void **out);
-
 /* NCCL's tuning inputs for the layout (inter_bw: what a node sends to another with all its
  * ranks sending, bytes/s). Returns 0 or a SA_E* code (s then has ranks and nodes only). */
 int cost_nccl_shape_of(cost_ctx *c, cost_nccl_shape *s, double inter_bw);

@@ -14,15 +14,7 @@
 
 /* SimGrid's cross traffic: each message also loads its reverse route by 5% of its rate. */
 #define COST_CROSSTRAFFIC 0.05
-#define MAX_USES (2 * COST_MAX_ROUTE)
 
-typedef struct {
-  int n;
-  int key[MAX_USES];
-  double coef[MAX_USES];
-  double penalty, bound, left, rate, done;
-  int fixed, active;
-} flow_state;
 
 void cost_hops_add(cost_hops *s, cost_hop h)
 {
@@ -47,28 +39,29 @@ void cost_hops_add(cost_hops *s, cost_hop h)
   s->h[best].kappa = s->h[best].kappa > h.kappa ? s->h[best].kappa : h.kappa;
 }
 
-static int use(flow_state *f, int key, double coef)
+static int use(cost_route_use *f, int key, double coef)
 {
   for (int i = 0; i < f->n; i++)
     if (f->key[i] == key) {
       f->coef[i] += coef;
       return 0;
     }
-  if (f->n == MAX_USES)
+  if (f->n == COST_MAX_USES)
     return SA_EINVAL;
   f->key[f->n] = key;
   f->coef[f->n++] = coef;
   return 0;
 }
 
-/* One flow's links, penalty and bound; FATPIPE links only bound it. */
-static int flow_init(const cost_ctx *c, const cost_flow *fl, flow_state *f)
+int cost_route_use_of(const cost_ctx *c, int src, int dst, cost_route_use *f)
 {
   memset(f, 0, sizeof *f);
   cost_path p, back;
-  int rc = cost_path_of(c, fl->src, fl->dst, &p);
+  int rc = cost_path_of(c, src, dst, &p);
   if (rc)
     return rc;
+  f->lat = p.lat;
+  f->bw = p.bw;
   f->bound = p.bw;
   if (c->net->tcp_gamma > 0)
     f->bound = fmin(f->bound, c->net->tcp_gamma / (2.0 * p.lat));
@@ -78,52 +71,48 @@ static int flow_init(const cost_ctx *c, const cost_flow *fl, flow_state *f)
   for (int i = 0; i < p.n && rc == 0; i++)
     if (c->net->links[p.key[i] / c->owners].shared)
       rc = use(f, p.key[i], 1.0);
-  if (rc == 0 && c->net->crosstraffic && (rc = cost_path_of(c, fl->dst, fl->src, &back)) == 0)
+  if (rc == 0 && c->net->crosstraffic && (rc = cost_path_of(c, dst, src, &back)) == 0)
     for (int i = 0; i < back.n && rc == 0; i++)
       if (c->net->links[back.key[i] / c->owners].shared)
         rc = use(f, back.key[i], COST_CROSSTRAFFIC);
-  f->left = 1.0; /* bytes: every message of the step has the same size */
-  f->active = 1;
   return rc;
 }
 
-/* Weighted max-min rates of the active flows (progressive filling): raise a common level L,
- * flow f running at L / penalty_f, until a link or a flow's bound saturates; fix the flows
- * held there and go on with the rest. load and denom are scratch arrays over link keys. */
-static void share(const cost_ctx *c, flow_state *fs, int n, double *load, double *denom)
+void cost_share_rates(const cost_ctx *c, const cost_route_use *const *u, const unsigned char *active, int n,
+                      double *rate, double *load, double *denom, unsigned char *fixed)
 {
   int left = 0;
   for (int i = 0; i < n; i++) {
-    fs[i].fixed = !fs[i].active;
-    left += fs[i].active;
+    fixed[i] = !active[i];
+    left += active[i];
   }
   while (left > 0) {
     for (int i = 0; i < n; i++)
-      for (int u = 0; u < fs[i].n; u++)
-        load[fs[i].key[u]] = denom[fs[i].key[u]] = 0;
+      for (int k = 0; k < u[i]->n; k++)
+        load[u[i]->key[k]] = denom[u[i]->key[k]] = 0;
     for (int i = 0; i < n; i++)
-      for (int u = 0; fs[i].active && u < fs[i].n; u++) {
-        if (fs[i].fixed)
-          load[fs[i].key[u]] += fs[i].coef[u] * fs[i].rate;
+      for (int k = 0; active[i] && k < u[i]->n; k++) {
+        if (fixed[i])
+          load[u[i]->key[k]] += u[i]->coef[k] * rate[i];
         else
-          denom[fs[i].key[u]] += fs[i].coef[u] / fs[i].penalty;
+          denom[u[i]->key[k]] += u[i]->coef[k] / u[i]->penalty;
       }
     /* the lowest level at which something saturates, and every flow held at it */
     double level = INFINITY;
     for (int pass = 0; pass < 2; pass++)
       for (int i = 0; i < n; i++) {
-        if (fs[i].fixed)
+        if (fixed[i])
           continue;
-        double mine = fs[i].bound * fs[i].penalty;
-        for (int u = 0; u < fs[i].n; u++) {
-          int k = fs[i].key[u];
-          mine = fmin(mine, fmax(c->net->links[k / c->owners].bw - load[k], 0) / denom[k]);
+        double mine = u[i]->bound * u[i]->penalty;
+        for (int k = 0; k < u[i]->n; k++) {
+          int key = u[i]->key[k];
+          mine = fmin(mine, fmax(c->net->links[key / c->owners].bw - load[key], 0) / denom[key]);
         }
         if (pass == 0) {
           level = fmin(level, mine);
         } else if (mine <= level * (1 + 1e-9)) {
-          fs[i].rate = fmin(level / fs[i].penalty, fs[i].bound);
-          fs[i].fixed = 1;
+          rate[i] = fmin(level / u[i]->penalty, u[i]->bound);
+          fixed[i] = 1;
           left--;
         }
       }
@@ -132,48 +121,60 @@ static void share(const cost_ctx *c, flow_state *fs, int n, double *load, double
 
 int cost_pattern(cost_ctx *c, const cost_flow *f, int n, cost_hop *each, cost_hops *out)
 {
-  flow_state *fs = calloc((size_t)(n ? n : 1), sizeof *fs);
-  double *denom = calloc((size_t)c->net->nlinks * (size_t)c->owners, sizeof *denom);
-  double *load = c->load;
-  int rc = fs && denom ? 0 : SA_ENOMEM;
-  for (int i = 0; i < n && rc == 0; i++)
-    rc = flow_init(c, &f[i], &fs[i]);
+  int m = n ? n : 1;
+  cost_route_use *u = calloc((size_t)m, sizeof *u);
+  const cost_route_use **up = calloc((size_t)m, sizeof *up);
+  double *left = calloc((size_t)m, sizeof *left), *rate = calloc((size_t)m, sizeof *rate);
+  double *done = calloc((size_t)m, sizeof *done);
+  unsigned char *active = calloc((size_t)m, 1), *fixed = calloc((size_t)m, 1);
+  double *denom = calloc((size_t)c->net->nlinks * (size_t)c->owners + 1, sizeof *denom);
+  int rc = u && up && left && rate && done && active && fixed && denom ? 0 : SA_ENOMEM;
+  for (int i = 0; i < n && rc == 0; i++) {
+    rc = cost_route_use_of(c, f[i].src, f[i].dst, &u[i]);
+    up[i] = &u[i];
+    left[i] = 1.0; /* bytes: every message of the step has the same size */
+    active[i] = 1;
+  }
   /* the fluid run: share, advance to the next message to finish, share again */
   double now = 0;
-  for (int active = n; rc == 0 && active > 0;) {
-    share(c, fs, n, load, denom);
+  for (int nactive = n; rc == 0 && nactive > 0;) {
+    cost_share_rates(c, up, active, n, rate, c->load, denom, fixed);
     double dt = INFINITY;
     for (int i = 0; i < n; i++)
-      if (fs[i].active && fs[i].rate > 0)
-        dt = fmin(dt, fs[i].left / fs[i].rate);
+      if (active[i] && rate[i] > 0)
+        dt = fmin(dt, left[i] / rate[i]);
     if (isinf(dt)) {
       rc = SA_ENOROUTE; /* a message that can never move: a link of no bandwidth */
       break;
     }
     now += dt;
     for (int i = 0; i < n; i++) {
-      if (!fs[i].active)
+      if (!active[i])
         continue;
-      fs[i].left -= fs[i].rate * dt;
-      if (fs[i].left <= 1e-9 * (1 + fs[i].rate * dt)) {
-        fs[i].active = 0;
-        fs[i].done = now;
-        active--;
+      left[i] -= rate[i] * dt;
+      if (left[i] <= 1e-9 * (1 + rate[i] * dt)) {
+        active[i] = 0;
+        done[i] = now;
+        nactive--;
       }
     }
   }
   if (out)
     out->n = 0;
   for (int i = 0; i < n && rc == 0; i++) {
-    cost_path p;
-    cost_path_of(c, f[i].src, f[i].dst, &p);
-    cost_hop h = {p.lat, fs[i].done};
+    cost_hop h = {u[i].lat, done[i]};
     if (each)
       each[i] = h;
     if (out)
       cost_hops_add(out, h);
   }
-  free(fs);
+  free(u);
+  free(up);
+  free(left);
+  free(rate);
+  free(done);
+  free(active);
+  free(fixed);
   free(denom);
   return rc;
 }

@@ -1,0 +1,534 @@
+/* cost_nccl_des.c: the slice pipeline replayed over a fluid network (see cost_nccl_des.h).
+ *
+ * Events, in time order (ties in the order they were made, so that a prediction is the same
+ * bit for bit): a message's latency has passed (it starts to take bandwidth), a message has
+ * been delivered, a rank's GPU has ended a sum, a slice a rank waits for becomes visible, a
+ * receiver starts (its first receives posted). A message is one slice of one connection,
+ * which has at most one on its way: the connection stands for the message. While a message
+ * takes bandwidth it is on the lists of its links; when one joins or leaves, the rates of
+ * every message reachable from it through shared links are shared again (the others cannot
+ * change) and their deliveries rescheduled. */
+#include "cost_nccl_des.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost_nccl_topo.h"
+
+enum { EV_LAT, EV_DONE, EV_OP, EV_WAKE, EV_POSTED };
+
+typedef struct {
+  double t;
+  unsigned long seq;
+  int kind, id;
+  unsigned version;
+} event;
+
+typedef struct {
+  int ss, sj, rs, rj; /* sender stream and its send slot, receiver stream and its receive slot */
+  int from, to;       /* ranks */
+  cost_route_use u;
+  double extra; /* the protocol's latency beyond the link's: the slice is seen that much later */
+  /* the sender's side */
+  long issued, completed;
+  double wire[NCCL_STEPS]; /* packed slices, by number mod slots */
+  int phase;               /* 0: none on its way, 1: in its latency, 2: taking bandwidth */
+  double bytes, left, rate, since;
+  unsigned version;
+  int pos[COST_MAX_USES]; /* its place in each of its links' lists */
+  /* the receiver's side */
+  long arrived;
+  double vis[NCCL_STEPS];
+  unsigned long mark; /* visited in the current sharing */
+} conn;
+
+typedef struct {
+  long k, recvs, rdone, sdone;
+  int rc[NP_MAX_PEERS], sc[NP_MAX_PEERS];
+} stream_state;
+
+typedef struct {
+  double start, end;
+  int in_op, op_stream;
+  np_op op;
+  int first, n; /* its streams: st[first .. first + n) */
+} rank_state;
+
+typedef struct {
+  int *id, n, cap;
+  unsigned long mark;
+} key_list;
+
+typedef struct {
+  cost_ctx *c;
+  const cost_des_stream *st;
+  stream_state *ss;
+  rank_state *rk;
+  conn *cn;
+  int nst, ncn, slots, proto;
+  double now;
+  event *heap;
+  int nheap, capheap;
+  unsigned long seq, mark;
+  key_list *keys;
+  int nkeys;
+  /* scratch for a sharing */
+  int *comp, *queue;
+  const cost_route_use **use;
+  unsigned char *active, *fixed;
+  double *rate, *load, *denom;
+} des;
+
+static int push(des *d, double t, int kind, int id, unsigned version)
+{
+  if (d->nheap == d->capheap) {
+    int cap = 2 * d->capheap + 64;
+    event *h = realloc(d->heap, sizeof *h * (size_t)cap);
+    if (!h)
+      return SA_ENOMEM;
+    d->heap = h;
+    d->capheap = cap;
+  }
+  event e = {t, d->seq++, kind, id, version};
+  int i = d->nheap++;
+  while (i > 0) {
+    int up = (i - 1) / 2;
+    const event *p = &d->heap[up];
+    if (p->t < e.t || (p->t == e.t && p->seq < e.seq))
+      break;
+    d->heap[i] = *p;
+    i = up;
+  }
+  d->heap[i] = e;
+  return 0;
+}
+
+static event pop(des *d)
+{
+  event top = d->heap[0], last = d->heap[--d->nheap];
+  int i = 0;
+  for (;;) {
+    int l = 2 * i + 1, r = l + 1, m = i;
+    const event *best = &last;
+    if (l < d->nheap && (d->heap[l].t < best->t || (d->heap[l].t == best->t && d->heap[l].seq < best->seq)))
+      m = l, best = &d->heap[l];
+    if (r < d->nheap && (d->heap[r].t < best->t || (d->heap[r].t == best->t && d->heap[r].seq < best->seq)))
+      m = r;
+    if (m == i)
+      break;
+    d->heap[i] = d->heap[m];
+    i = m;
+  }
+  d->heap[i] = last;
+  return top;
+}
+
+static int key_add(des *d, int key, int id, int *pos)
+{
+  key_list *l = &d->keys[key];
+  if (l->n == l->cap) {
+    int cap = 2 * l->cap + 4, *g = realloc(l->id, sizeof *g * (size_t)cap);
+    if (!g)
+      return SA_ENOMEM;
+    l->id = g;
+    l->cap = cap;
+  }
+  *pos = l->n;
+  l->id[l->n++] = id;
+  return 0;
+}
+
+static void key_remove(des *d, int key, int pos)
+{
+  key_list *l = &d->keys[key];
+  int moved = l->id[--l->n];
+  l->id[pos] = moved;
+  if (pos == l->n)
+    return;
+  conn *m = &d->cn[moved];
+  for (int u = 0; u < m->u.n; u++)
+    if (m->u.key[u] == key)
+      m->pos[u] = pos;
+}
+
+/* The messages reachable from the links of connection `from` through the lists of the links
+ * they share, their rates shared anew and their deliveries rescheduled. */
+static int reshare(des *d, const conn *from)
+{
+  unsigned long mark = ++d->mark;
+  int n = 0, head = 0;
+  for (int u = 0; u < from->u.n; u++)
+    if (d->keys[from->u.key[u]].mark != mark) {
+      d->keys[from->u.key[u]].mark = mark;
+      d->queue[head++] = from->u.key[u];
+    }
+  for (int q = 0; q < head; q++) {
+    const key_list *l = &d->keys[d->queue[q]];
+    for (int i = 0; i < l->n; i++) {
+      conn *x = &d->cn[l->id[i]];
+      if (x->mark == mark)
+        continue;
+      x->mark = mark;
+      d->comp[n++] = l->id[i];
+      for (int u = 0; u < x->u.n; u++)
+        if (d->keys[x->u.key[u]].mark != mark) {
+          d->keys[x->u.key[u]].mark = mark;
+          d->queue[head++] = x->u.key[u];
+        }
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    d->use[i] = &d->cn[d->comp[i]].u;
+    d->active[i] = 1;
+  }
+  cost_share_rates(d->c, d->use, d->active, n, d->rate, d->load, d->denom, d->fixed);
+  int rc = 0;
+  for (int i = 0; i < n && rc == 0; i++) {
+    conn *x = &d->cn[d->comp[i]];
+    x->left = fmax(x->left - x->rate * (d->now - x->since), 0);
+    x->since = d->now;
+    x->rate = d->rate[i];
+    x->version++;
+    if (x->rate > 0)
+      rc = push(d, d->now + x->left / x->rate, EV_DONE, d->comp[i], x->version);
+  }
+  return rc;
+}
+
+/* Sends the connection's next packed slice when none is on its way and the receiver has a
+ * receive posted for it (its first ones when it starts, the next as it takes slices up). */
+static int try_issue(des *d, int id)
+{
+  conn *x = &d->cn[id];
+  const stream_state *s = &d->ss[x->ss], *r = &d->ss[x->rs];
+  long posted = r->rdone + d->slots < r->recvs ? r->rdone + d->slots : r->recvs;
+  if (x->phase != 0 || x->issued >= s->sdone || x->issued >= posted)
+    return 0;
+  if (d->now < d->rk[x->to].start) /* the receiver has not started: nothing posted yet */
+    return push(d, d->rk[x->to].start, EV_POSTED, id, 0);
+  double w = x->wire[x->issued % d->slots];
+  const cost_net *net = d->c->net;
+  x->issued++;
+  x->phase = 1;
+  x->bytes = w > 0 ? w / cost_piecewise_at(&net->bw_factor, w) : 0;
+  return push(d, d->now + x->u.lat * cost_piecewise_at(&net->lat_factor, w), EV_LAT, id, x->version);
+}
+
+static int rank_step(des *d, int r);
+
+/* A message delivered: the receiver sees it after the protocol's latency, the sender's slot
+ * is free, the connection may send its next slice. */
+static int delivered(des *d, int id)
+{
+  conn *x = &d->cn[id];
+  x->phase = 0;
+  x->vis[x->arrived++ % d->slots] = d->now + x->extra;
+  x->completed++;
+  rank_state *s = &d->rk[x->from];
+  s->end = fmax(s->end, d->now);
+  int rc = try_issue(d, id);
+  if (rc == 0)
+    rc = rank_step(d, x->from);
+  return rc ? rc : rank_step(d, x->to);
+}
+
+enum { BLOCKED, LATER, READY };
+
+static int readiness(const des *d, int s, const np_op *op, double *t)
+{
+  const stream_state *x = &d->ss[s];
+  *t = -INFINITY;
+  for (int j = 0; (op->flags & NP_RECV) && j < d->st[s].nrecv; j++) {
+    const conn *c = &d->cn[x->rc[j]];
+    if (c->arrived <= x->rdone)
+      return BLOCKED;
+    *t = fmax(*t, c->vis[x->rdone % d->slots]);
+  }
+  for (int j = 0; (op->flags & NP_SEND) && j < d->st[s].nsend; j++)
+    if (x->sdone - d->cn[x->sc[j]].completed >= d->slots)
+      return BLOCKED; /* the slot still holds a slice not yet delivered */
+  return *t <= d->now ? READY : LATER;
+}
+
+/* The GPU time of an operation: a fused kernel reads every input once and writes once
+ * (algos/nccl_pipe.c). */
+static double sum_time(const des *d, int s, const np_op *op)
+{
+  double bytes = (double)(op->n * (size_t)d->c->shape.elem), bw = d->c->net->compute.reduce_bw;
+  return (op->flags & NP_RECV) && (op->flags & NP_REDUCE) && bytes > 0 && bw > 0 ? (d->st[s].nrecv + 2) / 3.0 * bytes / bw
+                                                                                  : 0;
+}
+
+/* An operation's end: its receives taken up (the senders may fill the freed slots), its
+ * slice packed for every send peer and sent when the connection is free. */
+static int apply(des *d, int r, int s, const np_op *op)
+{
+  stream_state *x = &d->ss[s];
+  int rc = 0;
+  if (op->flags & NP_RECV) {
+    x->rdone++;
+    for (int j = 0; j < d->st[s].nrecv && rc == 0; j++)
+      rc = try_issue(d, x->rc[j]);
+  }
+  if (op->flags & NP_SEND) {
+    double wire = (double)nccl_wire_bytes(d->proto, op->n * (size_t)d->c->shape.elem);
+    for (int j = 0; j < d->st[s].nsend; j++)
+      d->cn[x->sc[j]].wire[x->sdone % d->slots] = wire;
+    x->sdone++;
+    for (int j = 0; j < d->st[s].nsend && rc == 0; j++)
+      rc = try_issue(d, x->sc[j]);
+  }
+  x->k++;
+  d->rk[r].end = fmax(d->rk[r].end, d->now);
+  return rc;
+}
+
+/* The runner's loop at rank r (nccl_pipe.c): every stream takes its ready operations that
+ * need no sum at once; the GPU, when free, the ready sum whose data became visible first;
+ * the rank looks again when a slice it waits for becomes visible. */
+static int rank_step(des *d, int r)
+{
+  rank_state *rk = &d->rk[r];
+  if (d->now < rk->start)
+    return 0;
+  int gpu = -1, rc = 0;
+  double first = INFINITY, soonest = INFINITY;
+  np_op op, gpu_op = {0, 0, 0};
+  for (int s = rk->first; s < rk->first + rk->n && rc == 0; s++)
+    while (rc == 0 && !(rk->in_op && rk->op_stream == s) && d->ss[s].k < d->st[s].nops) {
+      double t;
+      d->st[s].op(d->st[s].ctx, d->ss[s].k, &op);
+      int st = readiness(d, s, &op, &t);
+      if (st == LATER)
+        soonest = fmin(soonest, t);
+      if (st != READY)
+        break;
+      if (sum_time(d, s, &op) > 0) {
+        if (!rk->in_op && t < first) {
+          gpu = s;
+          first = t;
+          gpu_op = op;
+        }
+        break;
+      }
+      rc = apply(d, r, s, &op);
+    }
+  if (rc == 0 && gpu >= 0) {
+    rk->in_op = 1;
+    rk->op_stream = gpu;
+    rk->op = gpu_op;
+    rc = push(d, d->now + sum_time(d, gpu, &gpu_op), EV_OP, r, 0);
+  }
+  if (rc == 0 && soonest < INFINITY)
+    rc = push(d, soonest, EV_WAKE, r, 0);
+  return rc;
+}
+
+/* The end of the GPU's sum. */
+static int op_end(des *d, int r)
+{
+  rank_state *rk = &d->rk[r];
+  rk->in_op = 0;
+  int rc = apply(d, r, rk->op_stream, &rk->op);
+  return rc ? rc : rank_step(d, r);
+}
+
+static int on_event(des *d, const event *e)
+{
+  conn *x = e->kind == EV_LAT || e->kind == EV_DONE ? &d->cn[e->id] : NULL;
+  int rc = 0;
+  switch (e->kind) {
+  case EV_LAT:
+    if (x->bytes <= 0)
+      return delivered(d, e->id);
+    x->phase = 2;
+    x->left = x->bytes;
+    x->since = d->now;
+    x->rate = 0;
+    for (int u = 0; u < x->u.n && rc == 0; u++)
+      rc = key_add(d, x->u.key[u], e->id, &x->pos[u]);
+    if (x->u.n == 0) { /* no shared link: its bound alone */
+      x->rate = x->u.bound;
+      return push(d, d->now + x->left / x->rate, EV_DONE, e->id, ++x->version);
+    }
+    return rc ? rc : reshare(d, x);
+  case EV_DONE:
+    if (e->version != x->version || x->phase != 2)
+      return 0; /* its rate changed since */
+    for (int u = 0; u < x->u.n; u++)
+      key_remove(d, x->u.key[u], x->pos[u]);
+    x->version++;
+    x->mark = 0;
+    if (x->u.n > 0 && (rc = reshare(d, x)) != 0)
+      return rc;
+    return delivered(d, e->id);
+  case EV_OP:
+    return op_end(d, e->id);
+  case EV_POSTED:
+    return try_issue(d, e->id);
+  default:
+    return rank_step(d, e->id);
+  }
+}
+
+/* A stream's peer and tag, as a connection's end: sorted, senders and receivers of one
+ * connection meet. */
+typedef struct {
+  int from, to, tag, stream, slot;
+} endpoint;
+
+static int by_conn(const void *a, const void *b)
+{
+  const endpoint *x = a, *y = b;
+  if (x->from != y->from)
+    return x->from < y->from ? -1 : 1;
+  if (x->to != y->to)
+    return x->to < y->to ? -1 : 1;
+  return (x->tag > y->tag) - (x->tag < y->tag);
+}
+
+static int hop_class(const cost_ctx *c, const cost_nccl_topo *t, int a, int b)
+{
+  int R = c->shape.rpn;
+  if (a / R != b / R)
+    return NCCL_HW_NET;
+  return nccl_node_nvlink(&t->node, a % R, b % R) ? NCCL_HW_NVLINK : NCCL_HW_PCI;
+}
+
+/* The connections: every send end matched with the receive end of the same (from, to, tag). */
+static int connect(des *d, int algo)
+{
+  cost_nccl_topo *t;
+  int rc = cost_nccl_topo_of(d->c, &t), ns = 0, nr = 0;
+  for (int s = 0; s < d->nst; s++) {
+    ns += d->st[s].nsend;
+    nr += d->st[s].nrecv;
+  }
+  endpoint *se = malloc(sizeof *se * (size_t)(ns + 1)), *re = malloc(sizeof *re * (size_t)(nr + 1));
+  d->cn = calloc((size_t)ns + 1, sizeof *d->cn);
+  rc = rc ? rc : se && re && d->cn ? 0 : SA_ENOMEM;
+  ns = nr = 0;
+  for (int s = 0; s < d->nst && rc == 0; s++) {
+    const cost_des_stream *x = &d->st[s];
+    for (int j = 0; j < x->nsend; j++)
+      se[ns++] = (endpoint){x->rank, x->send_peer[j], x->send_tag[j], s, j};
+    for (int j = 0; j < x->nrecv; j++)
+      re[nr++] = (endpoint){x->recv_peer[j], x->rank, x->recv_tag[j], s, j};
+  }
+  if (rc == 0 && ns != nr)
+    rc = SA_EINVAL;
+  if (rc == 0) {
+    qsort(se, (size_t)ns, sizeof *se, by_conn);
+    qsort(re, (size_t)nr, sizeof *re, by_conn);
+  }
+  for (int i = 0; i < ns && rc == 0; i++) {
+    conn *x = &d->cn[i];
+    if (by_conn(&se[i], &re[i]) != 0)
+      rc = SA_EINVAL;
+    else
+      rc = cost_route_use_of(d->c, se[i].from, se[i].to, &x->u);
+    x->ss = se[i].stream;
+    x->sj = se[i].slot;
+    x->rs = re[i].stream;
+    x->rj = re[i].slot;
+    x->from = se[i].from;
+    x->to = se[i].to;
+    x->extra = rc ? 0 : nccl_hop_extra_s(hop_class(d->c, t, x->from, x->to), algo, d->proto);
+    d->ss[x->ss].sc[x->sj] = d->ss[x->rs].rc[x->rj] = i;
+  }
+  d->ncn = ns;
+  free(se);
+  free(re);
+  return rc;
+}
+
+static int setup(des *d, double start)
+{
+  int p = d->c->p, nkeys = d->c->net->nlinks * d->c->owners + 1;
+  d->ss = calloc((size_t)d->nst + 1, sizeof *d->ss);
+  d->rk = calloc((size_t)p, sizeof *d->rk);
+  d->keys = calloc((size_t)nkeys, sizeof *d->keys);
+  d->load = calloc((size_t)nkeys, sizeof *d->load);
+  d->denom = calloc((size_t)nkeys, sizeof *d->denom);
+  d->queue = calloc((size_t)nkeys, sizeof *d->queue);
+  d->nkeys = nkeys;
+  if (!d->ss || !d->rk || !d->keys || !d->load || !d->denom || !d->queue)
+    return SA_ENOMEM;
+  for (int r = 0; r < p; r++) {
+    d->rk[r].start = d->rk[r].end = d->c->skew[r] + start;
+    d->rk[r].first = -1;
+  }
+  for (int s = 0; s < d->nst; s++) { /* a rank's streams come together */
+    rank_state *rk = &d->rk[d->st[s].rank];
+    if (rk->first < 0)
+      rk->first = s;
+    else if (rk->first + rk->n != s)
+      return SA_EINVAL;
+    rk->n++;
+    for (long k = 0; k < d->st[s].nops; k++) {
+      np_op op;
+      d->st[s].op(d->st[s].ctx, k, &op);
+      d->ss[s].recvs += (op.flags & NP_RECV) != 0;
+    }
+  }
+  return 0;
+}
+
+static void teardown(des *d)
+{
+  for (int k = 0; d->keys && k < d->nkeys; k++)
+    free(d->keys[k].id);
+  free(d->keys);
+  free(d->ss);
+  free(d->rk);
+  free(d->cn);
+  free(d->heap);
+  free(d->comp);
+  free(d->queue);
+  free(d->use);
+  free(d->active);
+  free(d->fixed);
+  free(d->rate);
+  free(d->load);
+  free(d->denom);
+}
+
+int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, double start, double *time)
+{
+  des d;
+  memset(&d, 0, sizeof d);
+  d.c = c;
+  d.st = st;
+  d.nst = nst;
+  d.proto = proto;
+  d.slots = nccl_slots(algo, proto);
+  *time = 0;
+  if (nst < 1)
+    return 0;
+  int rc = setup(&d, start);
+  if (rc == 0)
+    rc = connect(&d, algo);
+  if (rc == 0) {
+    d.comp = malloc(sizeof *d.comp * (size_t)(d.ncn + 1));
+    d.use = malloc(sizeof *d.use * (size_t)(d.ncn + 1));
+    d.active = malloc((size_t)d.ncn + 1);
+    d.fixed = malloc((size_t)d.ncn + 1);
+    d.rate = malloc(sizeof *d.rate * (size_t)(d.ncn + 1));
+    rc = d.comp && d.use && d.active && d.fixed && d.rate ? 0 : SA_ENOMEM;
+  }
+  for (int r = 0; r < c->p && rc == 0; r++) /* every rank starts with its first ready operation */
+    rc = push(&d, d.rk[r].start, EV_WAKE, r, 0);
+  while (rc == 0 && d.nheap > 0) {
+    event e = pop(&d);
+    d.now = e.t;
+    rc = on_event(&d, &e);
+  }
+  for (int s = 0; s < nst && rc == 0; s++)
+    if (d.ss[s].k < st[s].nops)
+      rc = SA_EINVAL; /* a stream waits for a message nobody sends */
+  for (int r = 0; r < c->p && rc == 0; r++)
+    *time = fmax(*time, d.rk[r].end - c->skew[r]);
+  teardown(&d);
+  return rc;
+}

@@ -1,0 +1,41 @@
+/* cost_nccl_des.h: the runner's slice pipeline (algos/nccl_pipe.c) replayed event by event
+ * over a fluid model of the network (internal to models/). The streams are those the
+ * runner's NCCL algorithms build, and they run by the runner's rules: every stream takes its
+ * ready operations as soon as they are ready, a sum waits for the rank's GPU, which takes
+ * the ready one whose data became visible first, a connection sends its slices one at a time
+ * into receives posted `slots` ahead, a slice becomes visible its protocol's latency after it
+ * arrives; and the messages in flight share the links as SimGrid shares them (weighted
+ * max-min, cost_share.c), recomputed whenever one starts or ends. So a link is shared only
+ * while two messages are on it at once, which no fixed sharing pattern can say of a pipeline
+ * filling and draining (the first chunks of a tree go up and down links that the other
+ * channels reach later). */
+#ifndef COST_NCCL_DES_H
+#define COST_NCCL_DES_H
+
+#include "algos/nccl_sched.h"
+#include "cost_ctx.h"
+
+/* Fills operation k of a stream (ctx: the generator's own description). */
+typedef void (*cost_des_op_fn)(const void *ctx, long k, np_op *op);
+
+/* One stream of one rank, as algos/nccl_pipe.h describes it: the peers it receives from and
+ * sends to (a message goes to the stream of the peer that receives from this rank with the
+ * same tag), and its operations. */
+typedef struct {
+  int rank;
+  int nrecv, nsend;
+  int recv_peer[NP_MAX_PEERS], recv_tag[NP_MAX_PEERS];
+  int send_peer[NP_MAX_PEERS], send_tag[NP_MAX_PEERS];
+  long nops;
+  cost_des_op_fn op;
+  const void *ctx;
+} cost_des_stream;
+
+/* Runs the streams of NCCL's algorithm `algo` with protocol `proto` (bytes on the wire, the
+ * extra latency per hop, slices in flight: algos/nccl_proto.h), every rank starting at its
+ * barrier skew plus `start`. *time: the slowest rank's time from its own start until its
+ * last operation is done and its last message delivered. Returns 0, SA_ENOMEM, SA_ENOROUTE,
+ * or SA_EINVAL when the streams cannot all finish (they do not match). */
+int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, double start, double *time);
+
+#endif
