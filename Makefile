@@ -295,6 +295,7 @@ TUNER_OBJ    := $(patsubst tuner/%.c,$(B)/tuner/%.o,$(filter-out tuner/plugin.c,
 TUNER_SO_OBJ := $(filter-out $(B)/tuner/table_write.o,$(TUNER_OBJ)) $(B)/tuner/plugin.o
 tuner: $(TUNER_SO)
 all: tuner
+$(BIN)/simallreduce: $(TUNER_OBJ)
 
 $(TUNER_SO): $(TUNER_SO_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $^

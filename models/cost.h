@@ -82,4 +82,14 @@ void cost_ctx_nccl_shape(cost_ctx *c, cost_nccl_shape *s);
  * SA_ENOMODEL for another algorithm, or another SA_E* code. */
 int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choice *out);
 
+/* Every choice NCCL could run at `bytes` on this layout: ring and tree with each protocol
+ * NCCL enables there (only --proto's when forced), each on NCCL's channel count for it (or
+ * --channels'). Fills out[] (room for COST_NCCL_NALGO * COST_NCCL_NPROTO) and returns how
+ * many, or a negative SA_E* code. */
+int cost_nccl_candidates(cost_ctx *c, uint64_t bytes, cost_nccl_choice *out);
+
+/* NCCL's algorithm `algo` (COST_NCCL_RING or COST_NCCL_TREE) with protocol `proto` on
+ * `channels` channels: the model of what the runner simulates for that choice. */
+int cost_predict_nccl_at(cost_ctx *c, int algo, int proto, int channels, uint64_t bytes, cost_result *r);
+
 #endif

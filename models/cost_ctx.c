@@ -206,6 +206,18 @@ static int model_index(const char *algo)
 
 int cost_has_model(const char *algo) { return model_index(algo) >= 0; }
 
+/* What every dense algorithm does alike: nothing for no elements, a copy of its input on one
+ * rank. Returns 1 when that is all (r filled), else 0. */
+static int trivial(cost_ctx *c, uint64_t count, cost_result *r)
+{
+  if (count == 0)
+    return 1;
+  if (c->p > 1)
+    return 0;
+  cost_result_phase(r, AR_PH_COPY, cost_copy_time(c, count));
+  return 1;
+}
+
 int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r)
 {
   cost_result_init(r);
@@ -213,13 +225,19 @@ int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r)
   if (i < 0)
     return SA_ENOMODEL;
   uint64_t count = bytes / (uint64_t)c->shape.elem;
-  if (count == 0)
+  if (count == 0 || ((models[i].flags & AR_DENSE) && trivial(c, count, r)))
     return 0;
-  if (c->p == 1 && (models[i].flags & AR_DENSE)) { /* a dense algorithm copies its input and returns */
-    cost_result_phase(r, AR_PH_COPY, cost_copy_time(c, count));
-    return 0;
-  }
   return models[i].fn(c, count, r);
+}
+
+int cost_predict_nccl_at(cost_ctx *c, int algo, int proto, int channels, uint64_t bytes, cost_result *r)
+{
+  cost_result_init(r);
+  uint64_t count = bytes / (uint64_t)c->shape.elem;
+  if (trivial(c, count, r))
+    return 0;
+  return algo == COST_NCCL_TREE ? cost_nccl_tree_time(c, count, proto, channels, r)
+                                : cost_nccl_ring_time(c, count, proto, channels, r);
 }
 
 void cost_result_skew(cost_result *r, int phase, double s)

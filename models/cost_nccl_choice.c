@@ -1,6 +1,7 @@
 /* cost_nccl_choice.c: what NCCL's algorithms run at a size (NCCL's own tuner, cost_nccl.c,
  * on the channels laid over the layout), and their models at that choice: nccl-ring's and
  * nccl-tree's protocol and channels, and for "nccl" also which of the two. */
+#include <math.h>
 #include <string.h>
 
 #include "cost_ctx.h"
@@ -16,6 +17,25 @@ int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choi
     return SA_ENOROUTE;
   cost_nccl_choose(&s, (double)bytes, a, c->shape.nccl_proto, c->shape.nccl_channels, out);
   return 0;
+}
+
+int cost_nccl_candidates(cost_ctx *c, uint64_t bytes, cost_nccl_choice *out)
+{
+  cost_nccl_shape s;
+  cost_ctx_nccl_shape(c, &s);
+  if (s.channels < 1)
+    return SA_ENOROUTE;
+  cost_nccl_pred pred;
+  cost_nccl_predict(&s, (double)bytes, &pred);
+  int n = 0;
+  for (int a = 0; a < COST_NCCL_NALGO; a++)
+    for (int p = 0; p < COST_NCCL_NPROTO; p++) {
+      int forced = c->shape.nccl_proto >= 0;
+      if ((forced && p != c->shape.nccl_proto) || (!forced && isnan(pred.time_s[a][p])))
+        continue; /* a protocol NCCL keeps off here, unless forced as NCCL_PROTO would */
+      cost_nccl_choose(&s, (double)bytes, a, p, c->shape.nccl_channels, &out[n++]);
+    }
+  return n;
 }
 
 /* The model of algorithm `algo` at the choice for its size. */

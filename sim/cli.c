@@ -15,7 +15,8 @@
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
-  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_VERSION
+  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_VERSION,
+  O_EXPORT_TUNER
 };
 
 static const struct option longopts[] = {
@@ -35,6 +36,7 @@ static const struct option longopts[] = {
     {"trace-ranks", required_argument, NULL, O_TRACE_RANKS},
     {"timing", required_argument, NULL, O_TIMING},     {"proto", required_argument, NULL, O_PROTO},
     {"nccl-version", required_argument, NULL, O_NCCL_VERSION},
+    {"export-tuner", required_argument, NULL, O_EXPORT_TUNER},
     {NULL, 0, NULL, 0},
 };
 
@@ -47,7 +49,7 @@ void sim_cli_usage(FILE *f)
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
         "                    [--mode sim|model|both] [--allow-sparse] [--timing barrier|nccl-tests]\n"
         "                    [--links [N]] [--trace FILE.json [--trace-ranks LIST]]\n"
-        "                    [--proto LL|LL128|Simple] [--nccl-version V]\n"
+        "                    [--proto LL|LL128|Simple] [--nccl-version V] [--export-tuner FILE]\n"
         "       simallreduce --list-algos | --list-platforms | --version | --help\n"
         "\n"
         "Simulates allreduce algorithms, running their real code over SimGrid's SMPI on a GPU\n"
@@ -78,6 +80,9 @@ void sim_cli_usage(FILE *f)
         "                       NCCL's choice at each size)\n"
         "  --nccl-version V     the NCCL whose choices nccl follows and whose tuning model is shown:\n"
         "                       2.26.2 (default) or 2.7.5\n"
+        "  --export-tuner FILE  with --algo nccl: run every algorithm and protocol NCCL could pick at\n"
+        "                       each size and write the fastest per size as the decision table of\n"
+        "                       the NCCL tuner plugin (docs/tuner.md)\n"
         "  --density RHO        top-k density, in (0,1] (default 0.01)\n"
         "  --overlap F          top-k timing mode: fraction of indices shared between ranks (default 0)\n"
         "  --cfg KEY:VALUE      extra SimGrid setting, e.g. --cfg smpi/allreduce:lr\n"
@@ -360,6 +365,7 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
         rc = SA_EINVAL;
       }
       break;
+    case O_EXPORT_TUNER: o->export_tuner = optarg; break;
     case ':': rc = fail(err, errlen, "option %s needs a value", argv[optind - 1]); break;
     default: rc = fail(err, errlen, "unknown option '%s' (--help lists them)", argv[optind - 1]); break;
     }
@@ -372,6 +378,8 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     o->nccl |= (sim_catalog_find(o->algos[i])->flags & AR_NCCL) != 0;
   if (rc == 0 && o->action == SIM_RUN && o->proto >= 0 && !o->nccl)
     rc = fail(err, errlen, "--proto applies to NCCL's algorithms only (nccl-ring, nccl-tree, nccl)%s", "");
+  if (rc == 0 && o->action == SIM_RUN && o->export_tuner && (o->nalgos != 1 || strcmp(o->algos[0], "nccl") != 0))
+    rc = fail(err, errlen, "--export-tuner writes the choices among NCCL's algorithms: it goes with --algo nccl alone%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->allow_sparse && !o->best)
     rc = fail(err, errlen, "--allow-sparse only goes with --algo best%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->resume_path && o->mode == SIM_MODE_MODEL)

@@ -47,6 +47,7 @@ typedef struct {
   const char *trace_path;  /* --trace FILE: a Chrome trace-event timeline of the run */
   const char *trace_ranks; /* --trace-ranks LIST: the ranks it shows (runner/rank_list.h); NULL: all */
   cost_timing timing; /* --timing: from a barrier (default) or as nccl-tests times */
+  const char *export_tuner; /* --export-tuner FILE: the decision table of the tuner plugin (sim/tuner_export.c) */
 } sim_opts;
 
 /* --links without a number */

@@ -21,6 +21,7 @@
 #include "lib/tmpdir.h"
 #include "modeling.h"
 #include "nccl_plan.h"
+#include "tuner_export.h"
 #include "provenance.h"
 #include "report.h"
 #include "results.h"
@@ -111,7 +112,7 @@ static void on_record(void *arg, sim_record kind, const cJSON *o)
     sim_emit_head(fw->e, &head);
   if (kind != SIM_REC_POINT)
     return;
-  int i = sim_point_read(o, &p) == 0 ? sim_plan_find(fw->e->plan, p.algo, p.bytes) : -1;
+  int i = sim_point_read(o, &p) == 0 ? sim_plan_find(fw->e->plan, p.algo, p.bytes, p.nccl) : -1;
   if (i < 0) {
     fw->unexpected = 1;
     sim_links_free(&p.links);
@@ -292,6 +293,10 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
     fprintf(stderr, "simallreduce: %s\n", err);
     status = 1;
   }
+  if (status == 0 && o->export_tuner && sim_tuner_plan(&plan, o, &m, err, sizeof err) != 0) {
+    fprintf(stderr, "simallreduce: %s\n", err);
+    status = 1;
+  }
   sim_results head = {0};
   if (status == 0)
     status = resume(o, &info, predict, &plan, &head);
@@ -306,7 +311,7 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
       sim_emit_head(&e, &head);
       for (int i = 0; i < plan.n; i++) {
         sim_point p;
-        sim_model_only_point(&m, o, rpn, plan.slot[i].algo, plan.slot[i].bytes, &p);
+        sim_model_only_point(&m, o, rpn, &plan.slot[i], &p);
         sim_plan_fill(&plan, i, &p);
         sim_emit_point(&e, i);
       }
@@ -331,6 +336,10 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
       sim_emit_abort(&e);
     if (unverified(&r))
       status = 1;
+    if (status == 0 && o->export_tuner && sim_tuner_export(&plan, o->export_tuner, nodes, rpn, err, sizeof err) != 0) {
+      fprintf(stderr, "simallreduce: %s\n", err);
+      status = 1;
+    }
     free(r.points); /* borrowed from the plan, which owns what they hold */
   }
   sim_plan_free(&plan);
@@ -393,7 +402,8 @@ int main(int argc, char **argv)
     return list_platforms(pdir);
 
   if (check_writable(o.json_path, err, sizeof err) != 0 || check_writable(o.csv_path, err, sizeof err) != 0 ||
-      check_writable(o.jsonl_path, err, sizeof err) != 0 || check_writable(o.trace_path, err, sizeof err) != 0) {
+      check_writable(o.jsonl_path, err, sizeof err) != 0 || check_writable(o.trace_path, err, sizeof err) != 0 ||
+      check_writable(o.export_tuner, err, sizeof err) != 0) {
     sim_cli_free(&o);
     return bad_input(err);
   }

@@ -66,7 +66,12 @@ void sim_model_point(const sim_model *m, sim_point *p)
   if (!m->ctx)
     return;
   cost_result r;
-  if (cost_predict(m->ctx, p->algo, p->bytes, &r) == 0) {
+  /* one of NCCL's algorithms at the choice it ran (a candidate of --export-tuner's may be
+   * other than NCCL's own): the model of that choice */
+  nccl_choice ch;
+  int at = p->nccl[0] && (sim_catalog_find(p->algo)->flags & AR_NCCL) && nccl_choice_parse(p->nccl, &ch) == 0;
+  if ((at ? cost_predict_nccl_at(m->ctx, ch.algo, ch.proto, ch.channels, p->bytes, &r)
+          : cost_predict(m->ctx, p->algo, p->bytes, &r)) == 0) {
     p->model_s = r.time_s;
     p->model_nphases = r.nphases < SIM_MAX_PHASES ? r.nphases : SIM_MAX_PHASES;
     for (int k = 0; k < p->model_nphases; k++) {
@@ -82,11 +87,13 @@ void sim_model_point(const sim_model *m, sim_point *p)
   p->nccl_tree_proto = n.tree_proto;
 }
 
-void sim_model_only_point(const sim_model *m, const sim_opts *o, int rpn, const char *algo, uint64_t bytes,
-                          sim_point *p)
+void sim_model_only_point(const sim_model *m, const sim_opts *o, int rpn, const sim_slot *s, sim_point *p)
 {
+  const char *algo = s->algo;
+  uint64_t bytes = s->bytes;
   memset(p, 0, sizeof *p);
   snprintf(p->algo, sizeof p->algo, "%s", algo);
+  snprintf(p->nccl, sizeof p->nccl, "%s", s->nccl);
   snprintf(p->dtype, sizeof p->dtype, "%s", ar_dtype_name(o->dtype));
   p->bytes = bytes;
   p->count = bytes / ar_dtype_size(o->dtype);

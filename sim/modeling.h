@@ -8,6 +8,7 @@
 #include "models/cost_cover.h"
 #include "cli.h"
 #include "lib/platform.h"
+#include "plan.h"
 #include "results.h"
 
 typedef struct {
@@ -26,12 +27,13 @@ typedef struct {
 int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes, int rpn);
 void sim_model_close(sim_model *m);
 
-/* Fills a point's model fields from its algorithm and size. */
+/* Fills a point's model fields from its algorithm and size (for NCCL's algorithms, at the
+ * choice in p->nccl when it names one). */
 void sim_model_point(const sim_model *m, sim_point *p);
 
-/* --mode model: a point of the models alone, and the run's header fields. */
-void sim_model_only_point(const sim_model *m, const sim_opts *o, int rpn, const char *algo, uint64_t bytes,
-                          sim_point *p);
+/* --mode model: a point of the models alone for a slot of the plan, and the run's header
+ * fields. */
+void sim_model_only_point(const sim_model *m, const sim_opts *o, int rpn, const sim_slot *s, sim_point *p);
 void sim_model_head(const sim_model *m, int rpn, sim_results *r);
 
 /* --algo best: per size, the index into o->algos of the fastest prediction (-1: none), and

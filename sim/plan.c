@@ -25,10 +25,11 @@ int sim_plan_build(sim_plan *pl, const sim_opts *o, const int *winner)
   return 0;
 }
 
-int sim_plan_find(const sim_plan *pl, const char *algo, uint64_t bytes)
+int sim_plan_find(const sim_plan *pl, const char *algo, uint64_t bytes, const char *nccl)
 {
   for (int i = 0; i < pl->n; i++)
-    if (!pl->slot[i].done && pl->slot[i].bytes == bytes && strcmp(pl->slot[i].algo, algo) == 0)
+    if (!pl->slot[i].done && pl->slot[i].bytes == bytes && strcmp(pl->slot[i].algo, algo) == 0 &&
+        (!nccl[0] || !pl->slot[i].nccl[0] || strcmp(pl->slot[i].nccl, nccl) == 0))
       return i;
   return -1;
 }

@@ -25,8 +25,9 @@ typedef struct {
 /* Every algorithm at every size, or with `winner` (per size an index into o->algos, -1 for
  * none) the chosen one per size. Returns 0 or SA_ENOMEM. */
 int sim_plan_build(sim_plan *pl, const sim_opts *o, const int *winner);
-/* The first slot of (algo, bytes) not done yet, or -1. */
-int sim_plan_find(const sim_plan *pl, const char *algo, uint64_t bytes);
+/* The first slot of (algo, bytes) not done yet, or -1; of NCCL's algorithms, the one whose
+ * choice is `nccl` ("" or a slot without a choice: any). */
+int sim_plan_find(const sim_plan *pl, const char *algo, uint64_t bytes, const char *nccl);
 /* Fills slot i with p (which takes the slot's NCCL choice when it has none of its own: a
  * prediction's). */
 void sim_plan_fill(sim_plan *pl, int i, const sim_point *p);

@@ -78,7 +78,7 @@ int sim_resume_load(const char *path, const sim_run_info *run, sim_plan *pl, sim
       why = "a result in it is not in the expected form", rc = SA_EPARSE;
       break;
     }
-    int i = sim_plan_find(pl, p.algo, p.bytes);
+    int i = sim_plan_find(pl, p.algo, p.bytes, p.nccl);
     if (i >= 0) {
       sim_plan_fill(pl, i, &p);
       pl->slot[i].resumed = 1;

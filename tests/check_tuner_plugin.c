@@ -3,6 +3,7 @@
  * collective, finalize; answers checked against the table, bad tables against init's result
  * and the warning it logs through the logger NCCL passes. */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,12 +331,85 @@ START_TEST(missing_or_malformed_tables_fail_init)
 }
 END_TEST
 
+/* The fastest simulated candidate at each size of a --csv file of --algo nccl
+ * --export-tuner: sizes[i] and its choice ("ring/LL128/12"). Returns how many sizes. */
+static int fastest(const char *csv, size_t *sizes, char (*choice)[32], int max)
+{
+  FILE *f = fopen(csv, "r");
+  ck_assert_ptr_nonnull(f);
+  char line[4096];
+  double best[16];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) {
+    char *field[32];
+    int k = 0;
+    for (char *save = NULL, *t = strtok_r(line, ",\n", &save); t && k < 32; t = strtok_r(NULL, ",\n", &save))
+      field[k++] = t;
+    if (line[0] == '#' || strcmp(field[0], "platform") == 0)
+      continue;
+    size_t bytes = strtoull(field[5], NULL, 10);
+    double t = strtod(field[8], NULL);
+    if (n == 0 || sizes[n - 1] != bytes) {
+      ck_assert_int_lt(n, max);
+      sizes[n] = bytes;
+      best[n++] = INFINITY;
+    }
+    if (t < best[n - 1]) {
+      best[n - 1] = t;
+      snprintf(choice[n - 1], sizeof choice[0], "%s", field[k - 1]);
+    }
+  }
+  fclose(f);
+  return n;
+}
+
+START_TEST(the_exported_table_answers_what_simulated_fastest)
+{
+  char *csv = tuner_file("", 0);
+  ck_assert_ptr_nonnull(csv);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "bin/simallreduce --platform dgx1 --algo nccl --sizes 1K:64M:4 --mode sim --export-tuner %s --csv %s "
+           ">/dev/null",
+           path, csv);
+  ck_assert_int_eq(system(cmd), 0);
+  size_t sizes[16];
+  char choice[16][32];
+  int n = fastest(csv, sizes, choice, 16);
+  ck_assert_int_eq(n, 9);
+  void *ctx;
+  ck_assert_int_eq(init(6, 8, 1, &ctx), ncclSuccess);
+  ck_assert_msg(strstr(logged, ": 9 size ranges for 1 nodes x 8 ranks") != NULL, "%s", logged);
+  int algos[2] = {0};
+  for (int i = 0; i < n; i++) {
+    char a[8], p[8];
+    int ch;
+    ck_assert_int_eq(sscanf(choice[i], "%7[a-z]/%7[A-Za-z0-9]/%d", a, p, &ch), 3);
+    int algo = strcmp(a, "tree") == 0 ? NCCL_ALGO_TREE : NCCL_ALGO_RING;
+    int proto = strcmp(p, "LL") == 0 ? NCCL_PROTO_LL : strcmp(p, "LL128") == 0 ? NCCL_PROTO_LL128 : NCCL_PROTO_SIMPLE;
+    algos[algo == NCCL_ALGO_RING]++;
+    expect(6, ctx, ncclFuncAllReduce, sizes[i], NUM_ALGOS, -1, algo, proto, ch);
+    if (i > 0) /* the size just above the previous one's range: still this one's */
+      expect(6, ctx, ncclFuncAllReduce, sizes[i] - 1, NUM_ALGOS, -1, algo, proto, ch);
+  }
+  /* both algorithms win somewhere on a DGX-1 between 1 KiB and 64 MiB */
+  ck_assert_int_gt(algos[0], 0);
+  ck_assert_int_gt(algos[1], 0);
+  /* beyond the largest simulated size: NCCL's choice */
+  expect(6, ctx, ncclFuncAllReduce, sizes[n - 1] + 1, NUM_ALGOS, -1, -1, -1, 0);
+  ck_assert_int_eq(finalize(6, ctx), ncclSuccess);
+  unlink(csv);
+  free(csv);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("tuner_plugin");
   CHECK_CASE_FIXTURE(s, "plugin", 20, setup, teardown, exports_the_versions_nccl_looks_up,
                      cost_table_answers_follow_the_table, algorithms_nccl_may_lack,
                      uncovered_shapes_leave_nccl_to_choose, v2_names_the_algorithm_and_protocol,
-                     communicators_keep_their_own_shapes, missing_or_malformed_tables_fail_init);
+                     communicators_keep_their_own_shapes, missing_or_malformed_tables_fail_init,
+                     the_exported_table_answers_what_simulated_fastest);
   return check_run(s);
 }
