@@ -7,6 +7,7 @@
 
 #include "common/sa_error.h"
 #include "lib/sizes.h"
+#include "algos/nccl_proto.h"
 #include "models/cost.h"
 
 int cal_cluster_option(cal_cluster_opts *o, const char *name, const char *value)
@@ -83,6 +84,38 @@ static void note(cal_cluster *c, const char *fmt, const char *a, const char *b)
   snprintf(c->assumed + n, sizeof c->assumed - n, fmt, a, b);
 }
 
+static void ramp(cal_cluster *c, cal_cfit *f, int single, int multi);
+
+/* Where a collective of NCCL's starts, and what its protocols take on the GPU: the fit's
+ * starting values, a little beyond what the links alone give, NCCL 2.26.2's figures where it
+ * has them (src/graph/tuning.cc: baseLat 6.6-14 us, llMaxBw 87.7 GB/s of bus bandwidth on
+ * one Ampere node, two wire bytes per data byte). */
+#define START_LAUNCH 10e-6
+#define START_LL_BW 175e9
+
+/* The fit of NCCL's algorithms: the links at their own rates (no ramp: the protocols' slices
+ * are what the ramp stood for), the sums charged as the simulation charges them, and the
+ * start of a collective and the rates a GPU writes each protocol's lines at, fitted. */
+static void nccl_protocols(cal_cluster *c, cal_cfit *f, int multi)
+{
+  f->half = 0;
+  f->steep = f->latx = 1;
+  f->has_compute = 1;
+  cal_preset_compute(c->preset, &f->compute);
+  f->compute.launch_lat = START_LAUNCH;
+  f->compute.ll_bw = START_LL_BW;
+  f->compute.ll128_bw = f->compute.simple_bw = 2 * f->topo.gpu_bw;
+  f->free[CAL_P_GPU_BW] = f->free[CAL_P_GPU_LAT] = 1;
+  f->free[CAL_P_NIC_BW] = f->free[CAL_P_NIC_LAT] = multi > 0;
+  f->compute.ll_lat = 0.1e-6;
+  f->compute.ll128_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_LL128);
+  f->compute.simple_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE);
+  for (int i = CAL_P_LAUNCH; i <= CAL_P_SIMPLE_LAT; i++)
+    f->free[i] = 1;
+  note(c, "NCCL's algorithm: %s, with NCCL 2.26.2's choice of protocol and channels at each size%s\n", f->algo, "");
+  note(c, "sums: charged on the GPU as the simulation charges them (%s's memory)%s\n", c->preset->name, "");
+}
+
 int cal_cluster_calibrate(const cal_data *d, const cal_cluster_opts *o, cal_cluster *c, char *err, size_t errlen)
 {
   memset(c, 0, sizeof *c);
@@ -121,10 +154,26 @@ int cal_cluster_calibrate(const cal_data *d, const cal_cluster_opts *o, cal_clus
   }
   if (!o->preset)
     note(c, "node and NICs: %s's, the server of the logs' GPU (%s)\n", c->preset->name, model);
-  note(c, "NCCL's algorithm: the logs do not say which it ran; fitted as if it were %s%s\n", o->algo, "");
   cal_cfit *f = &c->fit;
   f->algo = o->algo;
   cal_preset_topo(c->preset, 1, &f->topo);
+  if (strncmp(o->algo, "nccl", 4) == 0) {
+    nccl_protocols(c, f, multi);
+  } else {
+    note(c, "NCCL's algorithm: the logs do not say which it ran; fitted as if it were %s%s\n", o->algo, "");
+    ramp(c, f, single, multi);
+  }
+  int rc = cal_cfit_run(f, c->runs, c->nruns);
+  if (rc == SA_ENODATA)
+    snprintf(err, errlen, "too few points for the parameters to fit: give more sizes (or a smaller --min-bytes)");
+  else if (rc)
+    snprintf(err, errlen, "the fit failed: %s", sa_strerror(rc));
+  return rc;
+}
+
+/* The fit of another algorithm than NCCL's own: links and ramp. */
+static void ramp(cal_cluster *c, cal_cfit *f, int single, int multi)
+{
   /* NCCL sums inside the kernels that move the data, overlapped with the transfers: the
    * times hold the sums, and the fitted rates carry them (a sum charged after each step
    * would push the rates above the links' own to make up for it) */
@@ -149,17 +198,11 @@ int cal_cluster_calibrate(const cal_data *d, const cal_cluster_opts *o, cal_clus
   /* one ring crosses between two nodes through one GPU pair, where NCCL's rings cross
    * through every NIC of the node at once: fitted as one ring, a NIC's rate is theirs
    * together, which is where the fit starts it */
-  if (strcmp(o->algo, "ring") == 0 && multi > 0) {
+  if (strcmp(f->algo, "ring") == 0 && multi > 0) {
     f->topo.nic_bw *= f->topo.nics;
     note(c, "the NIC rate, fitted for one ring, is what NCCL's rings get through the NICs of a node together%s%s\n", "",
          "");
   }
-  int rc = cal_cfit_run(f, c->runs, c->nruns);
-  if (rc == SA_ENODATA)
-    snprintf(err, errlen, "too few points for the parameters to fit: give more sizes (or a smaller --min-bytes)");
-  else if (rc)
-    snprintf(err, errlen, "the fit failed: %s", sa_strerror(rc));
-  return rc;
 }
 
 void cal_cluster_free(cal_cluster *c)
@@ -171,7 +214,8 @@ void cal_cluster_free(cal_cluster *c)
 }
 
 static const char *const pnames[CAL_NPARAM] = {"gpu_bw_Bps",      "gpu_lat_s",      "nic_bw_Bps",      "nic_lat_s",
-                                                "ramp_half_bytes", "ramp_steepness", "ramp_latency_x"};
+                                                "ramp_half_bytes", "ramp_steepness", "ramp_latency_x", "launch_lat",
+                                                "ll_bw",           "ll128_bw",       "simple_bw",  "ll_lat", "ll128_lat", "simple_lat"};
 
 void cal_cluster_report(FILE *f, const cal_cluster *c, const cal_cluster_opts *o)
 {
@@ -289,6 +333,8 @@ int cal_cluster_cal_from_json(const cJSON *o, cal_cluster_cal *c)
   for (int i = 0; p && i < SA_COMPUTE_N; i++) {
     char why[160];
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(p, sa_compute_name(i));
+    if (!x || (cJSON_IsNumber(x) && x->valuedouble == 0 && sa_compute_kind(i) == SA_PROP_RATE))
+      continue; /* left out (written before it existed) or none */
     if (!cJSON_IsNumber(x) || sa_compute_check(i, x->valuedouble, why, sizeof why) != 0)
       return SA_EPARSE;
     *sa_compute_field(&c->compute, i) = x->valuedouble;

@@ -41,8 +41,9 @@ void cal_cfit_factor(double half, double steep, double latx, cost_piecewise *bw,
 
 static double *param(cal_cfit *f, int i)
 {
-  double *p[CAL_NPARAM] = {&f->topo.gpu_bw, &f->topo.gpu_lat, &f->topo.nic_bw, &f->topo.nic_lat,
-                           &f->half,         &f->steep,        &f->latx};
+  double *p[CAL_NPARAM] = {&f->topo.gpu_bw,       &f->topo.gpu_lat,   &f->topo.nic_bw,      &f->topo.nic_lat,
+                           &f->half,              &f->steep,          &f->latx,             &f->compute.launch_lat,
+                           &f->compute.ll_bw,     &f->compute.ll128_bw, &f->compute.simple_bw, &f->compute.ll_lat, &f->compute.ll128_lat, &f->compute.simple_lat};
   return p[i];
 }
 
@@ -57,7 +58,8 @@ static int eval_run(cal_cfit *f, cal_crun *r)
   cal_tnet tn;
   cost_ctx *c = NULL;
   int rc = cal_tnet_build(&t, f->has_compute ? &f->compute : NULL, &tn);
-  cal_cfit_factor(f->half, f->steep, f->latx, &tn.net.bw_factor, &tn.net.lat_factor);
+  if (f->half > 0) /* no ramp: the links' own rates */
+    cal_cfit_factor(f->half, f->steep, f->latx, &tn.net.bw_factor, &tn.net.lat_factor);
   cost_shape sh = {.nodes = r->nodes, .rpn = r->gpus, .elem = r->elem, .segment_bytes = 1 << 20, .channels = 1,
                    .density = 0.01, .timing = COST_TIMING_NCCL_TESTS, .nccl_proto = -1};
   if (rc == 0)
