@@ -39,5 +39,8 @@ void cal_preset_topo(const cal_preset *p, int nodes, cal_topo *t);
  * them for the V100: a sum at 85% of it moving 3 bytes per output byte, a copy 2, the top-k
  * costs scaled from tencent16's by the bandwidth ratio. */
 void cal_preset_compute(const cal_preset *p, sa_compute *c);
+/* The file of measurements the preset's compute properties come from instead (a kernel run
+ * on the GPU itself, experiments/gpu/), or NULL when they are derived as above. */
+const char *cal_preset_measured(const cal_preset *p);
 
 #endif

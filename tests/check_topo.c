@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "calib/platform_base.h"
+#include "calib/presets.h"
 #include "calib/topo_net.h"
 #include "common/sa_error.h"
 #include "lib/platform.h"
@@ -186,6 +187,31 @@ START_TEST(shipped_hgx_h100_is_what_the_generator_writes)
 }
 END_TEST
 
+/* The compute a preset takes from a measurement is what simcalib fit makes of that
+ * measurement's file (experiments/gpu/): one number written twice must not drift. */
+START_TEST(measured_preset_compute_is_the_fit_of_its_file)
+{
+  const cal_preset *p = cal_preset_find("hgx-h100");
+  const char *file = cal_preset_measured(p);
+  ck_assert_ptr_nonnull(file);
+  char out[256];
+  snprintf(out, sizeof out, "%s/h100-calib.json", dir);
+  cli_result r = cli_simcalib("fit %s -o %s", file, out);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  cli_result_free(&r);
+  cJSON *doc = cli_load_json(out);
+  const cJSON *fitted = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "compute"), "platform");
+  ck_assert_ptr_nonnull(fitted);
+  sa_compute c;
+  cal_preset_compute(p, &c);
+  for (int i = 0; i < SA_COMPUTE_N; i++) {
+    double want = cli_num(fitted, sa_compute_name(i)), got = sa_compute_get(&c, i);
+    ck_assert_msg(fabs(got - want) <= 1e-5 * want, "%s: preset %g, fit of %s %g", sa_compute_name(i), got, file, want);
+  }
+  cJSON_Delete(doc);
+}
+END_TEST
+
 START_TEST(every_dense_algorithm_verifies_on_4x8_rails)
 {
   char path[256], args[512];
@@ -251,6 +277,7 @@ int main(void)
   Suite *s = suite_create("topo");
   CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
                      rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
+                     measured_preset_compute_is_the_fit_of_its_file,
                      every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused);
   return check_run(s);
 }
