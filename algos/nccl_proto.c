@@ -147,7 +147,7 @@ double nccl_launch_s(int algo, int proto) { return 1e-6 * nccl_version_default()
 
 double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto)
 {
-  double v = proto == NCCL_PROTO_LL ? c->ll_lat : proto == NCCL_PROTO_LL128 ? c->ll128_lat : c->simple_lat;
+  double v = proto == NCCL_PROTO_LL128 ? c->ll128_lat : proto == NCCL_PROTO_SIMPLE ? c->simple_lat : 0;
   return v > 0 ? v : nccl_hop_extra_s(hw, algo, proto);
 }
 

@@ -65,7 +65,7 @@ static int gather(const cal_data *d, int r, const cal_cluster_opts *o, cal_crun 
     if (p->bytes <= 0 || p->count <= 0 || p->time_s <= 0 || (p->inplace >= 0 && p->inplace != o->inplace))
       continue;
     out->elem = (int)(p->bytes / p->count);
-    out->pt[out->n++] = (cal_cpoint){p->bytes, p->time_s, p->bytes >= o->min_bytes, 0, 0};
+    out->pt[out->n++] = (cal_cpoint){p->bytes, p->time_s, p->bytes >= o->min_bytes, 0, 0, -1};
   }
   qsort(out->pt, (size_t)out->n, sizeof *out->pt, by_bytes);
   for (int i = 0, k = 0; i < out->n && o->holdout; i++)
@@ -96,7 +96,7 @@ static void ramp(cal_cluster *c, cal_cfit *f, int single, int multi);
 /* The fit of NCCL's algorithms: the links at their own rates (no ramp: the protocols' slices
  * are what the ramp stood for), the sums charged as the simulation charges them, and the
  * start of a collective and the rates a GPU writes each protocol's lines at, fitted. */
-static void nccl_protocols(cal_cluster *c, cal_cfit *f, int multi)
+static void nccl_protocols(cal_cluster *c, cal_cfit *f, int single, int multi)
 {
   f->half = 0;
   f->steep = f->latx = 1;
@@ -105,13 +105,18 @@ static void nccl_protocols(cal_cluster *c, cal_cfit *f, int multi)
   f->compute.launch_lat = START_LAUNCH;
   f->compute.ll_bw = START_LL_BW;
   f->compute.ll128_bw = f->compute.simple_bw = 2 * f->topo.gpu_bw;
-  f->free[CAL_P_GPU_BW] = f->free[CAL_P_GPU_LAT] = 1;
-  f->free[CAL_P_NIC_BW] = f->free[CAL_P_NIC_LAT] = multi > 0;
-  f->compute.ll_lat = 0.1e-6;
+  /* the links at the server's figures (a multi-node run: the NICs fitted, held to theirs by
+   * the prior); what the times say of the protocols is in the start and their rates */
+  f->free[CAL_P_NIC_BW] = multi > 0;
+  f->quick = 1;
   f->compute.ll128_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_LL128);
   f->compute.simple_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE);
+  /* the rates a GPU writes the protocols at show on one node; across nodes the NICs bound,
+   * and a multi-node log alone leaves the GPU free of them */
   for (int i = CAL_P_LAUNCH; i <= CAL_P_SIMPLE_LAT; i++)
-    f->free[i] = 1;
+    f->free[i] = single > 0 || (i != CAL_P_LL && i != CAL_P_LL128 && i != CAL_P_SIMPLE);
+  if (!single)
+    f->compute.ll_bw = f->compute.ll128_bw = f->compute.simple_bw = 0;
   note(c, "NCCL's algorithm: %s, with NCCL 2.26.2's choice of protocol and channels at each size%s\n", f->algo, "");
   note(c, "sums: charged on the GPU as the simulation charges them (%s's memory)%s\n", c->preset->name, "");
 }
@@ -158,7 +163,7 @@ int cal_cluster_calibrate(const cal_data *d, const cal_cluster_opts *o, cal_clus
   f->algo = o->algo;
   cal_preset_topo(c->preset, 1, &f->topo);
   if (strncmp(o->algo, "nccl", 4) == 0) {
-    nccl_protocols(c, f, multi);
+    nccl_protocols(c, f, single, multi);
   } else {
     note(c, "NCCL's algorithm: the logs do not say which it ran; fitted as if it were %s%s\n", o->algo, "");
     ramp(c, f, single, multi);
@@ -215,7 +220,7 @@ void cal_cluster_free(cal_cluster *c)
 
 static const char *const pnames[CAL_NPARAM] = {"gpu_bw_Bps",      "gpu_lat_s",      "nic_bw_Bps",      "nic_lat_s",
                                                 "ramp_half_bytes", "ramp_steepness", "ramp_latency_x", "launch_lat",
-                                                "ll_bw",           "ll128_bw",       "simple_bw",  "ll_lat", "ll128_lat", "simple_lat"};
+                                                "ll_bw",           "ll128_bw",       "simple_bw",  "ll128_lat", "simple_lat"};
 
 void cal_cluster_report(FILE *f, const cal_cluster *c, const cal_cluster_opts *o)
 {
@@ -284,7 +289,8 @@ cJSON *cal_cluster_cal_json(const cal_cluster_cal *c)
   if (c->has_compute) {
     cJSON *p = cJSON_AddObjectToObject(o, "compute");
     for (int i = 0; i < SA_COMPUTE_N; i++)
-      cJSON_AddNumberToObject(p, sa_compute_name(i), sa_compute_get(&c->compute, i));
+      if (sa_compute_written(&c->compute, i))
+        cJSON_AddNumberToObject(p, sa_compute_name(i), sa_compute_get(&c->compute, i));
   }
   cJSON_AddStringToObject(o, "notes", c->notes);
   return o;
@@ -333,8 +339,8 @@ int cal_cluster_cal_from_json(const cJSON *o, cal_cluster_cal *c)
   for (int i = 0; p && i < SA_COMPUTE_N; i++) {
     char why[160];
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(p, sa_compute_name(i));
-    if (!x || (cJSON_IsNumber(x) && x->valuedouble == 0 && sa_compute_kind(i) == SA_PROP_RATE))
-      continue; /* left out (written before it existed) or none */
+    if (!x)
+      continue; /* left out: none (NCCL's), or written before it existed */
     if (!cJSON_IsNumber(x) || sa_compute_check(i, x->valuedouble, why, sizeof why) != 0)
       return SA_EPARSE;
     *sa_compute_field(&c->compute, i) = x->valuedouble;

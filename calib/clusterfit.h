@@ -31,6 +31,7 @@ typedef struct {
   int used;          /* 1: in the fit; 0: held out (--holdout) or below --min-bytes */
   int outlier;       /* left out of the fit after a first one: far off while the others are not */
   double model_s;    /* the fitted model's time */
+  int proto;         /* NCCL's algorithms: the protocol NCCL runs at that size; else -1 */
 } cal_cpoint;
 
 /* One measured run: its shape and points. */
@@ -47,7 +48,7 @@ typedef struct {
  * lines at; common/compute.h). */
 enum {
   CAL_P_GPU_BW, CAL_P_GPU_LAT, CAL_P_NIC_BW, CAL_P_NIC_LAT, CAL_P_HALF, CAL_P_STEEP, CAL_P_LATX,
-  CAL_P_LAUNCH, CAL_P_LL, CAL_P_LL128, CAL_P_SIMPLE, CAL_P_LL_LAT, CAL_P_LL128_LAT, CAL_P_SIMPLE_LAT, CAL_NPARAM
+  CAL_P_LAUNCH, CAL_P_LL, CAL_P_LL128, CAL_P_SIMPLE, CAL_P_LL128_LAT, CAL_P_SIMPLE_LAT, CAL_NPARAM
 };
 
 typedef struct {
@@ -59,6 +60,7 @@ typedef struct {
   double half, steep;    /* the ramp: start, then result */
   double latx;           /* the latency at large sizes over the one at small sizes */
   int free[CAL_NPARAM];  /* the parameters the fit moves */
+  int quick;             /* NCCL's algorithms: 1 fits a single node with the quick replay */
   /* out */
   int iterations, status; /* GSL's */
   double r2, median_err, max_err; /* over the used points: |model - measured| / measured */

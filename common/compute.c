@@ -20,7 +20,10 @@ static const struct {
 
 const char *sa_compute_name(int i) { return i >= 0 && i < SA_COMPUTE_N ? props[i].name : NULL; }
 
-sa_prop_kind sa_compute_kind(int i) { return props[i].kind; }
+int sa_compute_written(const sa_compute *c, int i)
+{
+  return i < SA_COMPUTE_INDEX_launch_lat || sa_compute_get(c, i) != 0;
+}
 
 double *sa_compute_field(sa_compute *c, int i) { return (double *)((char *)c + props[i].off); }
 
@@ -84,8 +87,8 @@ void sa_compute_describe(const sa_compute *c, char *buf, size_t len)
   /* NCCL's own, where a platform was fitted with them */
   if (n > 0 && (size_t)n < len && (c->launch_lat > 0 || c->ll_bw > 0 || c->ll128_bw > 0 || c->simple_bw > 0))
     snprintf(buf + n, len - (size_t)n,
-             ", NCCL launch %.6g us, GPU writing LL %.6g GB/s, LL128 %.6g GB/s, Simple %.6g GB/s, per hop LL %.6g us, "
-             "LL128 %.6g us, Simple %.6g us",
-             c->launch_lat * 1e6, c->ll_bw / 1e9, c->ll128_bw / 1e9, c->simple_bw / 1e9, c->ll_lat * 1e6,
-             c->ll128_lat * 1e6, c->simple_lat * 1e6);
+             ", NCCL launch %.6g us, GPU writing LL %.6g GB/s, LL128 %.6g GB/s, Simple %.6g GB/s, per hop LL128 %.6g us, "
+             "Simple %.6g us",
+             c->launch_lat * 1e6, c->ll_bw / 1e9, c->ll128_bw / 1e9, c->simple_bw / 1e9, c->ll128_lat * 1e6,
+             c->simple_lat * 1e6);
 }

@@ -28,8 +28,8 @@ typedef struct {
    * asked for, and the NCCL version whose choice --algo nccl follows (NULL: the default) */
   int nccl_proto, nccl_channels;
   const nccl_version *nccl_version;
-  /* NCCL's algorithms: 1 takes their channels as alike, one stream standing for all the
-   * channels of a tree (of the ring): a prediction in a fraction of the time, for fits, where
+  /* NCCL's algorithms: q > 0 takes their channels as alike, q channels of a ring (one of
+   * each tree) standing for all: a prediction in a fraction of the time, for fits, where
    * channels are alike (one NVSwitch node); 0: every channel (what the simulation runs) */
   int nccl_quick;
 } cost_shape;

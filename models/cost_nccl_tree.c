@@ -115,7 +115,5 @@ int cost_nccl_tree_time(cost_ctx *c, uint64_t count, int proto, int nc, cost_res
   uint64_t k = TREE_STEADY_CHUNKS;
   while (k * chunk < len && nccl_tree_chunk(proto, k * chunk, es, c->shape.nodes, c->p) != chunk)
     k *= 2;
-  if (getenv("COST_NCCL_FULL"))
-    return replay(c, count, proto, nc, r);
   return cost_nccl_steady(c, count, chunk, k, proto, nc, replay, r);
 }
