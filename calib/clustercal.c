@@ -253,9 +253,14 @@ void cal_cluster_report(FILE *f, const cal_cluster *c, const cal_cluster_opts *o
     fputc('\n', f);
   fprintf(f, "# node %s (%s): GPU link %.4g GB/s per direction, %.4g us%s; %d NICs %.4g GB/s, %.4g us%s\n",
           cal_node_kind_name(x->topo.node), c->preset->name, x->topo.gpu_bw / 1e9, x->topo.gpu_lat * 1e6,
-          x->free[CAL_P_GPU_BW] ? "" : " (not fitted: no single-node run)", x->topo.nics, x->topo.nic_bw / 1e9,
-          x->topo.nic_lat * 1e6, x->free[CAL_P_NIC_BW] ? "" : " (not fitted: no multi-node run)");
-  fprintf(f, "# ramp: a message of s bytes moves at e(s) = 1/(1+(%.4g/s)^%.3g) of its link's rate (%.0f%% at 1 MiB, %.0f%% "
+          x->free[CAL_P_GPU_BW] ? "" : x->quick ? " (the server's)" : " (not fitted: no single-node run)", x->topo.nics,
+          x->topo.nic_bw / 1e9, x->topo.nic_lat * 1e6, x->free[CAL_P_NIC_BW] ? "" : " (not fitted: no multi-node run)");
+  if (x->half <= 0) {
+    char desc[512];
+    sa_compute_describe(&x->compute, desc, sizeof desc);
+    fprintf(f, "# no ramp; device: %s\n", desc);
+  } else
+    fprintf(f, "# ramp: a message of s bytes moves at e(s) = 1/(1+(%.4g/s)^%.3g) of its link's rate (%.0f%% at 1 MiB, %.0f%% "
              "at 64 MiB), its latency going from 1 to %.3g times the links' as e(s) goes from 0 to 1\n",
           x->half, x->steep, 100 / (1 + pow(x->half / 1048576, x->steep)), 100 / (1 + pow(x->half / 67108864, x->steep)),
           x->latx);
@@ -405,11 +410,19 @@ void cal_cluster_cal_of(const cal_cluster *c, const cal_cluster_opts *o, const c
   size_t n = (size_t)snprintf(out->notes, sizeof out->notes,
                               "     Fitted by simcalib to %s: the %s cost model at each run's shape reproduces its\n"
                               "     %s times (nccl-tests timing) with |error| median %.2f%%, max %.2f%% over %d points\n"
-                              "     (r2 %.5f). The ramp e(s) = 1/(1+(%.4g/s)^%.3g) of a link's rate for a message of s\n"
-                              "     bytes is smpi/bw-factor, the latency's 1 + (%.3g - 1) e(s) smpi/lat-factor. Starting\n"
-                              "     point: the %s preset.\n",
+                              "     (r2 %.5f). ",
                               sources, x->algo, o->inplace ? "in-place" : "out-of-place", 100 * u.median, 100 * u.max,
-                              u.n, x->r2, x->half, x->steep, x->latx, c->preset->name);
+                              u.n, x->r2);
+  if (x->half > 0 && n < sizeof out->notes)
+    n += (size_t)snprintf(out->notes + n, sizeof out->notes - n,
+                          "The ramp e(s) = 1/(1+(%.4g/s)^%.3g) of a link's rate for a message of s\n"
+                          "     bytes is smpi/bw-factor, the latency's 1 + (%.3g - 1) e(s) smpi/lat-factor. ",
+                          x->half, x->steep, x->latx);
+  else if (n < sizeof out->notes)
+    n += (size_t)snprintf(out->notes + n, sizeof out->notes - n,
+                          "No ramp: NCCL's protocols, fitted as the device's, stand for it.\n     ");
+  if (n < sizeof out->notes)
+    n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "Starting point: the %s preset.\n", c->preset->name);
   for (const char *a = c->assumed; *a && n < sizeof out->notes;) {
     const char *e = strchr(a, '\n');
     n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "     Assumed: %.*s\n", (int)(e ? e - a : (long)strlen(a)),
