@@ -702,6 +702,48 @@ int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo,
   return rc;
 }
 
+/* The replays cost_nccl_steady ran on this layout: sizes in whole units past the steady
+ * state all take the same two (at k and 2k units), so that a sweep's largest sizes cost one
+ * pair of replays together. */
+#define STEADY_MEMO 16
+typedef struct {
+  int n, next;
+  struct {
+    uint64_t count;
+    int proto, nc, quick;
+    cost_nccl_model_fn fn;
+    cost_result r;
+  } e[STEADY_MEMO];
+} steady_memo;
+
+static int memo_replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_nccl_model_fn fn, cost_result *r)
+{
+  steady_memo *m = c->cache[COST_CACHE_NCCL_STEADY];
+  if (!m) {
+    int rc = cost_cache_keep(c, COST_CACHE_NCCL_STEADY, calloc(1, sizeof *m), free, 0, (void **)&m);
+    if (rc == 0 && !m)
+      return fn(c, count, proto, nc, r);
+  }
+  for (int i = 0; i < m->n; i++)
+    if (m->e[i].count == count && m->e[i].proto == proto && m->e[i].nc == nc && m->e[i].fn == fn &&
+        m->e[i].quick == c->shape.nccl_quick) {
+      *r = m->e[i].r;
+      return 0;
+    }
+  int rc = fn(c, count, proto, nc, r);
+  if (rc == 0) { /* the oldest goes when full */
+    int i = m->n < STEADY_MEMO ? m->n++ : m->next;
+    m->next = (i + 1) % STEADY_MEMO;
+    m->e[i].count = count;
+    m->e[i].proto = proto;
+    m->e[i].nc = nc;
+    m->e[i].quick = c->shape.nccl_quick;
+    m->e[i].fn = fn;
+    m->e[i].r = *r;
+  }
+  return rc;
+}
+
 int cost_nccl_steady(cost_ctx *c, uint64_t count, uint64_t unit, uint64_t k, int proto, int nc, cost_nccl_model_fn fn,
                      cost_result *r)
 {
@@ -712,9 +754,9 @@ int cost_nccl_steady(cost_ctx *c, uint64_t count, uint64_t unit, uint64_t k, int
   cost_result a, b;
   cost_result_init(&a);
   cost_result_init(&b);
-  int rc = fn(c, at, proto, nc, &a);
+  int rc = memo_replay(c, at, proto, nc, fn, &a);
   if (rc == 0)
-    rc = fn(c, at + k * step, proto, nc, &b);
+    rc = memo_replay(c, at + k * step, proto, nc, fn, &b);
   for (int i = 0; rc == 0 && i < a.nphases && i < b.nphases; i++)
     cost_result_phase(r, a.phase_name[i], a.phase_s[i] + (double)m / (double)k * (b.phase_s[i] - a.phase_s[i]));
   return rc;
