@@ -24,7 +24,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN)
 # the runner's C++ files, where what it needs of SimGrid exists only in its C++ interface: the
-# link accounting (runner/links.cpp) and the NCCL pipeline's waits (algos/ar_wait.cpp)
+# link accounting (runner/links.cpp) and the NCCL pipeline's waits (algos/ar_activity.cpp)
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++17 -Wall -Wextra -Werror -Wshadow -Wmissing-declarations
 # every include names its directory from the top ("lib/platform.h"), or none in its own
@@ -151,7 +151,7 @@ $(BIN)/simcalib: $(B)/o/calib/main.o $(LAYERS)
 # simulate, with mpicc to measure; the same source. The simulated one also accounts the
 # links' traffic (runner/links.cpp, built with smpicxx).
 RUN_SRC := $(ALGO_SRC) $(RUNNER_SRC) $(COMMON_SRC)
-$(BIN)/ar_runner: $(call obj,smpi,$(RUN_SRC)) $(B)/smpi/runner/links.o $(B)/smpi/algos/ar_wait.o
+$(BIN)/ar_runner: $(call obj,smpi,$(RUN_SRC)) $(B)/smpi/runner/links.o $(B)/smpi/algos/ar_activity.o
 	@mkdir -p $(@D)
 	$(SMPICXX) $(CXXFLAGS) -o $@ $^ $(MPI_LIBS)
 

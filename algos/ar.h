@@ -119,7 +119,7 @@ int ar_waitall(int n, MPI_Request *req, const ar_params *p);
  * tell (MPI_Test costs simulated time, a wait cannot end at a given time): NCCL's pipeline
  * (nccl_pipe.c). A put of `bytes` on the wire from this rank to `peer` (ranks of comm, for
  * the trace) is delivered once the receiver's get is posted, as a synchronous send; both
- * are recorded in p->trace as posted messages. ar_wait_first is ar_wait_any (ar_wait.h),
+ * are recorded in p->trace as posted messages. ar_wait_first is ar_wait_any (ar_activity.h),
  * recorded as a wait. */
 sg_comm_t ar_mb_put(sg_mailbox_t mb, void *payload, size_t bytes, int peer, MPI_Comm comm, const ar_params *p);
 sg_comm_t ar_mb_get(sg_mailbox_t mb, void **payload, size_t bytes, int peer, MPI_Comm comm, const ar_params *p);

@@ -8,7 +8,7 @@
 #ifdef AR_SMPI
 #include <simgrid/mailbox.h>
 
-#include "ar_wait.h"
+#include "ar_activity.h"
 #endif
 
 MPI_Datatype ar_mpi_type(ar_dtype dt)

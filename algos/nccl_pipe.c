@@ -2,9 +2,10 @@
  *
  * The rank is one SMPI actor for all its channels, run as an event loop: every stream takes
  * its next operation as soon as it is ready (its slices are in and visible, its send slots
- * free); one that sums waits for the GPU, which sums one slice at a time at its full rate
- * (the host's reduce_bw), taking the ready one whose data became visible first; when the
- * sum ends the slice is sent on. Between those the rank waits for the first thing to happen:
+ * free); one that takes GPU time (a sum, or the protocol's writing of what it sends, where
+ * the platform charges it) waits for the GPU, which works on one slice at a time at its full
+ * rate, taking the ready one whose data became visible first; when it is done the slice is
+ * sent on. Between those the rank waits for the first thing to happen:
  * a slice arriving, a slice delivered, a sum ending, or a slice that arrived becoming visible
  * (its protocol's latency passed). So a rank reacts to everything at the time it happens, as
  * a GPU running one thread block per channel would. Messages are SimGrid mailbox messages
@@ -29,7 +30,7 @@ int np_launch(const ar_params *p, int algo, int *proto, int *channels)
   *channels = p->nccl_run.channels > 0 ? p->nccl_run.channels : t ? t->channels : 1;
   if (!t || *channels > t->channels)
     return SA_EINVAL;
-  ar_charge(nccl_launch_s(algo, *proto));
+  ar_charge(nccl_start_s(&p->compute, algo, *proto));
   ar_phase_end(p->phases, AR_PH_LAUNCH);
   return 0;
 }
@@ -262,12 +263,11 @@ static int finish(pipe_run *r, np_stream *s)
   return rc;
 }
 
-/* Seconds of GPU time an operation takes: a fused kernel reads every input once and writes
- * once, (k + 2) / 3 of a two-input sum's memory traffic for k received slices. */
+/* Seconds of GPU time an operation takes (nccl_proto.h: the sum, and the protocol's writing
+ * of what it sends). */
 static double sum_time(const pipe_run *r, const np_stream *s, const np_op *op)
 {
-  double bytes = (double)(op->n * ar_dtype_size(r->dt)), bw = r->p->compute.reduce_bw;
-  return (op->flags & NP_RECV) && (op->flags & NP_REDUCE) && bw > 0 && bytes > 0 ? (s->nrecv + 2) / 3.0 * bytes / bw : 0;
+  return nccl_op_time(&r->p->compute, r->proto, op->flags, s->nrecv, s->nsend, op->n * ar_dtype_size(r->dt));
 }
 
 /* Starts a ready operation: the received slices combined (with real data), the sum's device
@@ -289,11 +289,11 @@ static int start(pipe_run *r, np_stream *s, const np_op *op)
       else
         ar_sum_host(dst, j == 0 ? src : dst, got, op->n, r->dt);
     }
-    if (seconds > 0) {
-      s->work_t0 = ar_trace_start(p->trace);
-      s->work = sg_actor_exec_async(seconds * sg_host_get_speed(sg_host_self()));
-      return 0;
-    }
+  }
+  if (seconds > 0) {
+    s->work_t0 = ar_trace_start(p->trace);
+    s->work = sg_actor_exec_async(seconds * sg_host_get_speed(sg_host_self()));
+    return 0;
   }
   return finish(r, s);
 }

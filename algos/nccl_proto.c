@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "common/sa_error.h"
+#include "nccl_sched.h"
 
 /* v2.26.2-1 (commit f44ac759): src/graph/tuning.cc baseLat, hwLat, llMaxBws,
  * perChMaxRingLL128Bws, perChMaxTreeLL128Bws, perChMaxTreeBws, treeCorrectionFactor. */
@@ -143,6 +144,27 @@ double nccl_hop_extra_s(int hw, int algo, int proto)
 }
 
 double nccl_launch_s(int algo, int proto) { return 1e-6 * nccl_version_default()->base_lat[algo][proto]; }
+
+double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto)
+{
+  double v = proto == NCCL_PROTO_LL128 ? c->ll128_lat : proto == NCCL_PROTO_SIMPLE ? c->simple_lat : 0;
+  return v > 0 ? v : nccl_hop_extra_s(hw, algo, proto);
+}
+
+double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, int nsend, size_t bytes)
+{
+  double t = 0, rate = proto == NCCL_PROTO_LL ? c->ll_bw : proto == NCCL_PROTO_LL128 ? c->ll128_bw : c->simple_bw;
+  if ((flags & NP_RECV) && (flags & NP_REDUCE) && c->reduce_bw > 0 && bytes > 0)
+    t += (nrecv + 2) / 3.0 * (double)bytes / c->reduce_bw;
+  if ((flags & NP_SEND) && rate > 0)
+    t += nsend * (double)nccl_wire_bytes(proto, bytes) / rate;
+  return t;
+}
+
+double nccl_start_s(const sa_compute *c, int algo, int proto)
+{
+  return c->launch_lat > 0 ? c->launch_lat : nccl_launch_s(algo, proto);
+}
 
 /* Threads per channel (src/graph/tuning.cc maxThreads: NCCL_SIMPLE_MAX_NTHREADS 512, or 256
  * for a ring on PCIe-class links; LL 512; LL128 640) and bytes per thread below which a

@@ -55,7 +55,7 @@ int ar_nccl_ring(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, 
     st[c].recv_peer[0] = prev;
     st[c].send_peer[0] = next;
     st[c].recv_tag[0] = st[c].send_tag[0] = c;
-    st[c].extra[0] = nccl_topo_extra(t, prev, rank, NCCL_ALGO_RING, proto);
+    st[c].extra[0] = nccl_topo_extra(t, &p->compute, prev, rank, NCCL_ALGO_RING, proto);
   }
   if (rc == 0)
     rc = np_run(st, nc, nccl_slots(NCCL_ALGO_RING, proto), proto, sendbuf, recvbuf, dt, comm, p);

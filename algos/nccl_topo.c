@@ -158,13 +158,8 @@ void nccl_topo_tree(const nccl_topo *t, int c, int rank, ar_tree_node *out)
   nccl_tree_rank(&t->rings, t->nodes, c, rank, &out->parent, out->child, &out->nchild);
 }
 
-double nccl_topo_extra(const nccl_topo *t, int a, int b, int algo, int proto)
+double nccl_topo_extra(const nccl_topo *t, const sa_compute *c, int a, int b, int algo, int proto)
 {
-#ifdef AR_SMPI
   int R = t->rpn, hw = a / R != b / R ? NCCL_HW_NET : t->nvlink[(a % R) * R + b % R] ? NCCL_HW_NVLINK : NCCL_HW_PCI;
-  return nccl_hop_extra_s(hw, algo, proto);
-#else
-  (void)t, (void)a, (void)b, (void)algo, (void)proto;
-  return 0;
-#endif
+  return nccl_hop_s(c, hw, algo, proto);
 }

@@ -33,6 +33,6 @@ void nccl_topo_tree(const nccl_topo *t, int c, int rank, ar_tree_node *out);
 /* Seconds a slice of protocol proto takes on the hop from rank a to rank b beyond what the
  * link itself takes (nccl_proto.h), by the hop's class: network between nodes, NVLink or
  * PCI inside one. 0 in a real run: the hardware pays it. */
-double nccl_topo_extra(const nccl_topo *t, int a, int b, int algo, int proto);
+double nccl_topo_extra(const nccl_topo *t, const sa_compute *c, int a, int b, int algo, int proto);
 
 #endif

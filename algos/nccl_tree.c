@@ -42,8 +42,8 @@ static void tree_op(const np_stream *s, long k, np_op *op)
 }
 
 /* The streams of one channel: one at the root, two elsewhere. Returns how many. */
-static int channel_streams(const nccl_topo *t, int c, int rank, int proto, const tree_ctx *proto_ctx, np_stream *st,
-                           tree_ctx *cx)
+static int channel_streams(const nccl_topo *t, const sa_compute *comp, int c, int rank, int proto,
+                           const tree_ctx *proto_ctx, np_stream *st, tree_ctx *cx)
 {
   ar_tree_node nd;
   nccl_topo_tree(t, c, rank, &nd);
@@ -55,7 +55,7 @@ static int channel_streams(const nccl_topo *t, int c, int rank, int proto, const
   for (int i = 0; i < nd.nchild; i++) {
     st[n].recv_peer[i] = nd.child[i];
     st[n].recv_tag[i] = up;
-    st[n].extra[i] = nccl_topo_extra(t, nd.child[i], rank, NCCL_ALGO_TREE, proto);
+    st[n].extra[i] = nccl_topo_extra(t, comp, nd.child[i], rank, NCCL_ALGO_TREE, proto);
   }
   if (nd.parent >= 0) {
     st[n].nsend = 1;
@@ -77,7 +77,7 @@ static int channel_streams(const nccl_topo *t, int c, int rank, int proto, const
   st[n] = (np_stream){.op = tree_op, .ctx = &cx[n], .nrecv = 1, .nsend = nd.nchild};
   st[n].recv_peer[0] = nd.parent;
   st[n].recv_tag[0] = down;
-  st[n].extra[0] = nccl_topo_extra(t, nd.parent, rank, NCCL_ALGO_TREE, proto);
+  st[n].extra[0] = nccl_topo_extra(t, comp, nd.parent, rank, NCCL_ALGO_TREE, proto);
   for (int i = 0; i < nd.nchild; i++) {
     st[n].send_peer[i] = nd.child[i];
     st[n].send_tag[i] = down;
@@ -101,7 +101,7 @@ int ar_nccl_tree(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, 
   for (int c = 0; c < nc && rc == 0; c++) {
     tree_ctx part = {ar_part_off(count, nc, c), ar_part_len(count, nc, c), 0, 0};
     part.chunk = nccl_tree_chunk(proto, part.len, es, t->nodes, size);
-    int k = channel_streams(t, c, rank, proto, &part, st + n, cx + n);
+    int k = channel_streams(t, &p->compute, c, rank, proto, &part, st + n, cx + n);
     for (int i = 0; i < k; i++)
       st[n + i].nops = (long)((part.len + part.chunk - 1) / part.chunk);
     n += k;

@@ -7,6 +7,7 @@
 
 #include "common/sa_error.h"
 #include "lib/sizes.h"
+#include "algos/nccl_proto.h"
 #include "models/cost.h"
 
 int cal_cluster_option(cal_cluster_opts *o, const char *name, const char *value)
@@ -64,7 +65,7 @@ static int gather(const cal_data *d, int r, const cal_cluster_opts *o, cal_crun 
     if (p->bytes <= 0 || p->count <= 0 || p->time_s <= 0 || (p->inplace >= 0 && p->inplace != o->inplace))
       continue;
     out->elem = (int)(p->bytes / p->count);
-    out->pt[out->n++] = (cal_cpoint){p->bytes, p->time_s, p->bytes >= o->min_bytes, 0, 0};
+    out->pt[out->n++] = (cal_cpoint){p->bytes, p->time_s, p->bytes >= o->min_bytes, 0, 0, -1};
   }
   qsort(out->pt, (size_t)out->n, sizeof *out->pt, by_bytes);
   for (int i = 0, k = 0; i < out->n && o->holdout; i++)
@@ -81,6 +82,43 @@ static void note(cal_cluster *c, const char *fmt, const char *a, const char *b)
 {
   size_t n = strlen(c->assumed);
   snprintf(c->assumed + n, sizeof c->assumed - n, fmt, a, b);
+}
+
+static void ramp(cal_cluster *c, cal_cfit *f, int single, int multi);
+
+/* Where a collective of NCCL's starts, and what its protocols take on the GPU: the fit's
+ * starting values, a little beyond what the links alone give, NCCL 2.26.2's figures where it
+ * has them (src/graph/tuning.cc: baseLat 6.6-14 us, llMaxBw 87.7 GB/s of bus bandwidth on
+ * one Ampere node, two wire bytes per data byte). */
+#define START_LAUNCH 10e-6
+#define START_LL_BW 175e9
+
+/* The fit of NCCL's algorithms: the links at their own rates (no ramp: the protocols' slices
+ * are what the ramp stood for), the sums charged as the simulation charges them, and the
+ * start of a collective and the rates a GPU writes each protocol's lines at, fitted. */
+static void nccl_protocols(cal_cluster *c, cal_cfit *f, int single, int multi)
+{
+  f->half = 0;
+  f->steep = f->latx = 1;
+  f->has_compute = 1;
+  cal_preset_compute(c->preset, &f->compute);
+  f->compute.launch_lat = START_LAUNCH;
+  f->compute.ll_bw = START_LL_BW;
+  f->compute.ll128_bw = f->compute.simple_bw = 2 * f->topo.gpu_bw;
+  /* the links at the server's figures (a multi-node run: the NICs fitted, held to theirs by
+   * the prior); what the times say of the protocols is in the start and their rates */
+  f->free[CAL_P_NIC_BW] = multi > 0;
+  f->quick = 1;
+  f->compute.ll128_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_LL128);
+  f->compute.simple_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE);
+  /* the rates a GPU writes the protocols at show on one node; across nodes the NICs bound,
+   * and a multi-node log alone leaves the GPU free of them */
+  for (int i = CAL_P_LAUNCH; i <= CAL_P_SIMPLE_LAT; i++)
+    f->free[i] = single > 0 || (i != CAL_P_LL && i != CAL_P_LL128 && i != CAL_P_SIMPLE);
+  if (!single)
+    f->compute.ll_bw = f->compute.ll128_bw = f->compute.simple_bw = 0;
+  note(c, "NCCL's algorithm: %s, with NCCL 2.26.2's choice of protocol and channels at each size%s\n", f->algo, "");
+  note(c, "sums: charged on the GPU as the simulation charges them (%s's memory)%s\n", c->preset->name, "");
 }
 
 int cal_cluster_calibrate(const cal_data *d, const cal_cluster_opts *o, cal_cluster *c, char *err, size_t errlen)
@@ -121,10 +159,26 @@ int cal_cluster_calibrate(const cal_data *d, const cal_cluster_opts *o, cal_clus
   }
   if (!o->preset)
     note(c, "node and NICs: %s's, the server of the logs' GPU (%s)\n", c->preset->name, model);
-  note(c, "NCCL's algorithm: the logs do not say which it ran; fitted as if it were %s%s\n", o->algo, "");
   cal_cfit *f = &c->fit;
   f->algo = o->algo;
   cal_preset_topo(c->preset, 1, &f->topo);
+  if (strncmp(o->algo, "nccl", 4) == 0) {
+    nccl_protocols(c, f, single, multi);
+  } else {
+    note(c, "NCCL's algorithm: the logs do not say which it ran; fitted as if it were %s%s\n", o->algo, "");
+    ramp(c, f, single, multi);
+  }
+  int rc = cal_cfit_run(f, c->runs, c->nruns);
+  if (rc == SA_ENODATA)
+    snprintf(err, errlen, "too few points for the parameters to fit: give more sizes (or a smaller --min-bytes)");
+  else if (rc)
+    snprintf(err, errlen, "the fit failed: %s", sa_strerror(rc));
+  return rc;
+}
+
+/* The fit of another algorithm than NCCL's own: links and ramp. */
+static void ramp(cal_cluster *c, cal_cfit *f, int single, int multi)
+{
   /* NCCL sums inside the kernels that move the data, overlapped with the transfers: the
    * times hold the sums, and the fitted rates carry them (a sum charged after each step
    * would push the rates above the links' own to make up for it) */
@@ -149,17 +203,11 @@ int cal_cluster_calibrate(const cal_data *d, const cal_cluster_opts *o, cal_clus
   /* one ring crosses between two nodes through one GPU pair, where NCCL's rings cross
    * through every NIC of the node at once: fitted as one ring, a NIC's rate is theirs
    * together, which is where the fit starts it */
-  if (strcmp(o->algo, "ring") == 0 && multi > 0) {
+  if (strcmp(f->algo, "ring") == 0 && multi > 0) {
     f->topo.nic_bw *= f->topo.nics;
     note(c, "the NIC rate, fitted for one ring, is what NCCL's rings get through the NICs of a node together%s%s\n", "",
          "");
   }
-  int rc = cal_cfit_run(f, c->runs, c->nruns);
-  if (rc == SA_ENODATA)
-    snprintf(err, errlen, "too few points for the parameters to fit: give more sizes (or a smaller --min-bytes)");
-  else if (rc)
-    snprintf(err, errlen, "the fit failed: %s", sa_strerror(rc));
-  return rc;
 }
 
 void cal_cluster_free(cal_cluster *c)
@@ -171,7 +219,8 @@ void cal_cluster_free(cal_cluster *c)
 }
 
 static const char *const pnames[CAL_NPARAM] = {"gpu_bw_Bps",      "gpu_lat_s",      "nic_bw_Bps",      "nic_lat_s",
-                                                "ramp_half_bytes", "ramp_steepness", "ramp_latency_x"};
+                                                "ramp_half_bytes", "ramp_steepness", "ramp_latency_x", "launch_lat",
+                                                "ll_bw",           "ll128_bw",       "simple_bw",  "ll128_lat", "simple_lat"};
 
 void cal_cluster_report(FILE *f, const cal_cluster *c, const cal_cluster_opts *o)
 {
@@ -204,9 +253,14 @@ void cal_cluster_report(FILE *f, const cal_cluster *c, const cal_cluster_opts *o
     fputc('\n', f);
   fprintf(f, "# node %s (%s): GPU link %.4g GB/s per direction, %.4g us%s; %d NICs %.4g GB/s, %.4g us%s\n",
           cal_node_kind_name(x->topo.node), c->preset->name, x->topo.gpu_bw / 1e9, x->topo.gpu_lat * 1e6,
-          x->free[CAL_P_GPU_BW] ? "" : " (not fitted: no single-node run)", x->topo.nics, x->topo.nic_bw / 1e9,
-          x->topo.nic_lat * 1e6, x->free[CAL_P_NIC_BW] ? "" : " (not fitted: no multi-node run)");
-  fprintf(f, "# ramp: a message of s bytes moves at e(s) = 1/(1+(%.4g/s)^%.3g) of its link's rate (%.0f%% at 1 MiB, %.0f%% "
+          x->free[CAL_P_GPU_BW] ? "" : x->quick ? " (the server's)" : " (not fitted: no single-node run)", x->topo.nics,
+          x->topo.nic_bw / 1e9, x->topo.nic_lat * 1e6, x->free[CAL_P_NIC_BW] ? "" : " (not fitted: no multi-node run)");
+  if (x->half <= 0) {
+    char desc[512];
+    sa_compute_describe(&x->compute, desc, sizeof desc);
+    fprintf(f, "# no ramp; device: %s\n", desc);
+  } else
+    fprintf(f, "# ramp: a message of s bytes moves at e(s) = 1/(1+(%.4g/s)^%.3g) of its link's rate (%.0f%% at 1 MiB, %.0f%% "
              "at 64 MiB), its latency going from 1 to %.3g times the links' as e(s) goes from 0 to 1\n",
           x->half, x->steep, 100 / (1 + pow(x->half / 1048576, x->steep)), 100 / (1 + pow(x->half / 67108864, x->steep)),
           x->latx);
@@ -240,7 +294,8 @@ cJSON *cal_cluster_cal_json(const cal_cluster_cal *c)
   if (c->has_compute) {
     cJSON *p = cJSON_AddObjectToObject(o, "compute");
     for (int i = 0; i < SA_COMPUTE_N; i++)
-      cJSON_AddNumberToObject(p, sa_compute_name(i), sa_compute_get(&c->compute, i));
+      if (sa_compute_written(&c->compute, i))
+        cJSON_AddNumberToObject(p, sa_compute_name(i), sa_compute_get(&c->compute, i));
   }
   cJSON_AddStringToObject(o, "notes", c->notes);
   return o;
@@ -289,6 +344,8 @@ int cal_cluster_cal_from_json(const cJSON *o, cal_cluster_cal *c)
   for (int i = 0; p && i < SA_COMPUTE_N; i++) {
     char why[160];
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(p, sa_compute_name(i));
+    if (!x)
+      continue; /* left out: none (NCCL's), or written before it existed */
     if (!cJSON_IsNumber(x) || sa_compute_check(i, x->valuedouble, why, sizeof why) != 0)
       return SA_EPARSE;
     *sa_compute_field(&c->compute, i) = x->valuedouble;
@@ -353,11 +410,19 @@ void cal_cluster_cal_of(const cal_cluster *c, const cal_cluster_opts *o, const c
   size_t n = (size_t)snprintf(out->notes, sizeof out->notes,
                               "     Fitted by simcalib to %s: the %s cost model at each run's shape reproduces its\n"
                               "     %s times (nccl-tests timing) with |error| median %.2f%%, max %.2f%% over %d points\n"
-                              "     (r2 %.5f). The ramp e(s) = 1/(1+(%.4g/s)^%.3g) of a link's rate for a message of s\n"
-                              "     bytes is smpi/bw-factor, the latency's 1 + (%.3g - 1) e(s) smpi/lat-factor. Starting\n"
-                              "     point: the %s preset.\n",
+                              "     (r2 %.5f). ",
                               sources, x->algo, o->inplace ? "in-place" : "out-of-place", 100 * u.median, 100 * u.max,
-                              u.n, x->r2, x->half, x->steep, x->latx, c->preset->name);
+                              u.n, x->r2);
+  if (x->half > 0 && n < sizeof out->notes)
+    n += (size_t)snprintf(out->notes + n, sizeof out->notes - n,
+                          "The ramp e(s) = 1/(1+(%.4g/s)^%.3g) of a link's rate for a message of s\n"
+                          "     bytes is smpi/bw-factor, the latency's 1 + (%.3g - 1) e(s) smpi/lat-factor. ",
+                          x->half, x->steep, x->latx);
+  else if (n < sizeof out->notes)
+    n += (size_t)snprintf(out->notes + n, sizeof out->notes - n,
+                          "No ramp: NCCL's protocols, fitted as the device's, stand for it.\n     ");
+  if (n < sizeof out->notes)
+    n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "Starting point: the %s preset.\n", c->preset->name);
   for (const char *a = c->assumed; *a && n < sizeof out->notes;) {
     const char *e = strchr(a, '\n');
     n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "     Assumed: %.*s\n", (int)(e ? e - a : (long)strlen(a)),

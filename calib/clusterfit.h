@@ -12,7 +12,10 @@
  * piece per power of two (COST_MAX_PIECES), and the models with it, so that the platform
  * written from a fit is exactly what was fitted. A single-node run fits the GPU link and
  * the ramp, a multi-node one the NIC and the ramp (the GPU link too unless a single-node run
- * is fitted with it). */
+ * is fitted with it). NCCL's algorithms (nccl, nccl-ring, nccl-tree) move their data in the
+ * slices of their protocols, whose sizes the ramp would stand for: fitted to them, the links
+ * move at their rates (no ramp) and the fit takes instead what each protocol costs: the time
+ * a collective takes to start and the rates a GPU writes LL, LL128 and Simple lines at. */
 #ifndef CAL_CLUSTERFIT_H
 #define CAL_CLUSTERFIT_H
 
@@ -28,6 +31,7 @@ typedef struct {
   int used;          /* 1: in the fit; 0: held out (--holdout) or below --min-bytes */
   int outlier;       /* left out of the fit after a first one: far off while the others are not */
   double model_s;    /* the fitted model's time */
+  int proto;         /* NCCL's algorithms: the protocol NCCL runs at that size; else -1 */
 } cal_cpoint;
 
 /* One measured run: its shape and points. */
@@ -38,7 +42,14 @@ typedef struct {
   int n;
 } cal_crun;
 
-enum { CAL_P_GPU_BW, CAL_P_GPU_LAT, CAL_P_NIC_BW, CAL_P_NIC_LAT, CAL_P_HALF, CAL_P_STEEP, CAL_P_LATX, CAL_NPARAM };
+/* The fitted parameters: the links' rates and latencies, the ramp, and for NCCL's algorithms
+ * what its protocols take on the GPU (the compute properties launch_lat, ll_bw, ll128_bw and
+ * simple_bw: how long a collective takes to start, the rate a GPU writes each protocol's
+ * lines at; common/compute.h). */
+enum {
+  CAL_P_GPU_BW, CAL_P_GPU_LAT, CAL_P_NIC_BW, CAL_P_NIC_LAT, CAL_P_HALF, CAL_P_STEEP, CAL_P_LATX,
+  CAL_P_LAUNCH, CAL_P_LL, CAL_P_LL128, CAL_P_SIMPLE, CAL_P_LL128_LAT, CAL_P_SIMPLE_LAT, CAL_NPARAM
+};
 
 typedef struct {
   /* in */
@@ -49,6 +60,7 @@ typedef struct {
   double half, steep;    /* the ramp: start, then result */
   double latx;           /* the latency at large sizes over the one at small sizes */
   int free[CAL_NPARAM];  /* the parameters the fit moves */
+  int quick;             /* NCCL's algorithms: 1 fits a single node with the quick replay */
   /* out */
   int iterations, status; /* GSL's */
   double r2, median_err, max_err; /* over the used points: |model - measured| / measured */

@@ -112,7 +112,8 @@ cJSON *cal_compute_json(const cal_compute *c)
   if (cal_compute_props_of(c, &p) == 0) {
     cJSON *h = cJSON_AddObjectToObject(o, "platform");
     for (int i = 0; i < SA_COMPUTE_N; i++)
-      cJSON_AddNumberToObject(h, sa_compute_name(i), sa_compute_get(&p, i));
+      if (sa_compute_written(&p, i))
+        cJSON_AddNumberToObject(h, sa_compute_name(i), sa_compute_get(&p, i));
   }
   return o;
 }

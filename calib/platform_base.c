@@ -111,11 +111,13 @@ void cal_base_from_cluster(const cal_cluster_cal *c, cal_platform_base *b)
   b->spec.has_compute = c->has_compute;
   b->spec.compute = c->compute;
   cost_piecewise bw, lat;
-  cal_cfit_factor(c->half, c->steep, c->latx, &bw, &lat);
-  cost_piecewise_format(&bw, b->set[CAL_SMPI_BW], (int)sizeof b->set[CAL_SMPI_BW]);
-  cost_piecewise_format(&lat, b->set[CAL_SMPI_LAT], (int)sizeof b->set[CAL_SMPI_LAT]);
-  b->spec.bw_factor = b->set[CAL_SMPI_BW];
-  b->spec.lat_factor = b->set[CAL_SMPI_LAT];
+  if (c->half > 0) { /* else no ramp (NCCL's algorithms fitted): SMPI's factors off */
+    cal_cfit_factor(c->half, c->steep, c->latx, &bw, &lat);
+    cost_piecewise_format(&bw, b->set[CAL_SMPI_BW], (int)sizeof b->set[CAL_SMPI_BW]);
+    cost_piecewise_format(&lat, b->set[CAL_SMPI_LAT], (int)sizeof b->set[CAL_SMPI_LAT]);
+    b->spec.bw_factor = b->set[CAL_SMPI_BW];
+    b->spec.lat_factor = b->set[CAL_SMPI_LAT];
+  }
   const cal_preset *p = cal_preset_find(c->preset);
   char desc[512];
   sa_compute_describe(&c->compute, desc, sizeof desc);

@@ -57,7 +57,8 @@ static void host(FILE *f, const cal_topo *t, const cal_platform_spec *s, int i, 
   if (s->recv_overhead)
     fprintf(f, "<prop id=\"smpi/or\" value=\"%s\"/>", s->recv_overhead);
   for (int k = 0; s->has_compute && k < SA_COMPUTE_N; k++)
-    fprintf(f, "<prop id=\"%s\" value=\"%.9g\"/>", sa_compute_name(k), sa_compute_get(&s->compute, k));
+    if (sa_compute_written(&s->compute, k))
+      fprintf(f, "<prop id=\"%s\" value=\"%.9g\"/>", sa_compute_name(k), sa_compute_get(&s->compute, k));
   fprintf(f, "</host></zone>\n");
 }
 

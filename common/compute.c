@@ -20,6 +20,11 @@ static const struct {
 
 const char *sa_compute_name(int i) { return i >= 0 && i < SA_COMPUTE_N ? props[i].name : NULL; }
 
+int sa_compute_written(const sa_compute *c, int i)
+{
+  return i < SA_COMPUTE_INDEX_launch_lat || sa_compute_get(c, i) != 0;
+}
+
 double *sa_compute_field(sa_compute *c, int i) { return (double *)((char *)c + props[i].off); }
 
 double sa_compute_get(const sa_compute *c, int i) { return *(const double *)((const char *)c + props[i].off); }
@@ -74,9 +79,16 @@ int sa_compute_parse(int i, const char *text, double *out, char *why, size_t why
 
 void sa_compute_describe(const sa_compute *c, char *buf, size_t len)
 {
-  snprintf(buf, len,
-           "reduce %.6g GB/s + %.6g us, copy %.6g GB/s, top-k %.6g us + %.6g ns/element, MSTopK %.6g us + %.6g "
-           "ns/byte, scatter-add %.6g us + %.6g ns/pair",
-           c->reduce_bw / 1e9, c->reduce_lat * 1e6, c->copy_bw / 1e9, c->topk_a * 1e6, c->topk_b * 1e9,
-           c->mstopk_a * 1e6, c->mstopk_b * 1e9, c->scatter_a * 1e6, c->scatter_b * 1e9);
+  int n = snprintf(buf, len,
+                   "reduce %.6g GB/s + %.6g us, copy %.6g GB/s, top-k %.6g us + %.6g ns/element, MSTopK %.6g us + %.6g "
+                   "ns/byte, scatter-add %.6g us + %.6g ns/pair",
+                   c->reduce_bw / 1e9, c->reduce_lat * 1e6, c->copy_bw / 1e9, c->topk_a * 1e6, c->topk_b * 1e9,
+                   c->mstopk_a * 1e6, c->mstopk_b * 1e9, c->scatter_a * 1e6, c->scatter_b * 1e9);
+  /* NCCL's own, where a platform was fitted with them */
+  if (n > 0 && (size_t)n < len && (c->launch_lat > 0 || c->ll_bw > 0 || c->ll128_bw > 0 || c->simple_bw > 0))
+    snprintf(buf + n, len - (size_t)n,
+             ", NCCL launch %.6g us, GPU writing LL %.6g GB/s, LL128 %.6g GB/s, Simple %.6g GB/s, per hop LL128 %.6g us, "
+             "Simple %.6g us",
+             c->launch_lat * 1e6, c->ll_bw / 1e9, c->ll128_bw / 1e9, c->simple_bw / 1e9, c->ll128_lat * 1e6,
+             c->simple_lat * 1e6);
 }

@@ -29,7 +29,13 @@ typedef enum {
   X(mstopk_a, SA_PROP_TIME, "fixed seconds per MSTopK selection")                       \
   X(mstopk_b, SA_PROP_PER_UNIT, "seconds per input byte of an MSTopK selection")        \
   X(scatter_a, SA_PROP_TIME, "fixed seconds per scatter-add")                           \
-  X(scatter_b, SA_PROP_PER_UNIT, "seconds per (value, index) pair scatter-added")
+  X(scatter_b, SA_PROP_PER_UNIT, "seconds per (value, index) pair scatter-added")                 \
+  X(launch_lat, SA_PROP_TIME, "seconds one of NCCL's collectives takes to start (none: NCCL's base latency)") \
+  X(ll_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL protocol, every channel together") \
+  X(ll128_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL128 protocol")     \
+  X(simple_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's Simple protocol")   \
+  X(ll128_lat, SA_PROP_TIME, "seconds a slice of NCCL's LL128 protocol takes on each hop beyond its route") \
+  X(simple_lat, SA_PROP_TIME, "seconds a slice of NCCL's Simple protocol takes on each hop beyond its route")
 
 typedef struct {
 #define SA_COMPUTE_FIELD(name, kind, what) double name;
@@ -44,10 +50,13 @@ enum {
   SA_COMPUTE_N
 };
 
-/* Property i (0 <= i < SA_COMPUTE_N): its name, and its field in c. */
+/* Property i (0 <= i < SA_COMPUTE_N): its name and its field in c. */
 const char *sa_compute_name(int i);
 double *sa_compute_field(sa_compute *c, int i);
 double sa_compute_get(const sa_compute *c, int i);
+/* Whether property i of c goes into a file (platform, calibration, result): all but NCCL's
+ * (launch_lat on), which are left out where they are 0: none, NCCL's own figures then. */
+int sa_compute_written(const sa_compute *c, int i);
 /* The index of a property name, or -1 when it is not one of them. */
 int sa_compute_find(const char *name);
 

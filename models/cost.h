@@ -28,6 +28,10 @@ typedef struct {
    * asked for, and the NCCL version whose choice --algo nccl follows (NULL: the default) */
   int nccl_proto, nccl_channels;
   const nccl_version *nccl_version;
+  /* NCCL's algorithms: q > 0 takes their channels as alike, q channels of a ring (one of
+   * each tree) standing for all: a prediction in a fraction of the time, for fits, where
+   * channels are alike (one NVSwitch node); 0: every channel (what the simulation runs) */
+  int nccl_quick;
 } cost_shape;
 
 #define COST_MAX_PHASES 8

@@ -36,7 +36,7 @@ typedef struct {
 
 /* Models that build per-layout data keep it here, freed with the context. */
 enum { COST_CACHE_RING, COST_CACHE_HIER, COST_CACHE_TOPK, COST_CACHE_RHD, COST_CACHE_NAIVE, COST_CACHE_TREE, COST_CACHE_TWOTREE,
-       COST_CACHE_NCCL, COST_CACHE_NCCL_SHAPE, COST_NCACHE };
+       COST_CACHE_NCCL, COST_CACHE_NCCL_SHAPE, COST_CACHE_NCCL_STEADY, COST_NCACHE };
 
 struct cost_ctx {
   const cost_net *net;

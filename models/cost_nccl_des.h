@@ -29,6 +29,8 @@ typedef struct {
   long nops;
   cost_des_op_fn op;
   const void *ctx;
+  double weight; /* > 1: it stands for this many alike streams (their messages on its links,
+                  * their GPU time on its GPU): the quick replay of fits; 0 or 1: itself */
 } cost_des_stream;
 
 /* Runs the streams of NCCL's algorithm `algo` with protocol `proto` (bytes on the wire, the
@@ -37,5 +39,16 @@ typedef struct {
  * last operation is done and its last message delivered. Returns 0, SA_ENOMEM, SA_ENOROUTE,
  * or SA_EINVAL when the streams cannot all finish (they do not match). */
 int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, double start, double *time);
+
+/* A model's time for `count` elements on nc channels (cost_nccl_ring_time, ...). */
+typedef int (*cost_nccl_model_fn)(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r);
+
+/* Where every channel's part repeats a pattern of `unit` elements (the ring's loop, the
+ * tree's chunk) more than 2k times, the replay's cost would grow with the size while the
+ * pipeline only repeats its steady state: fn at the same count less whole units, to k units
+ * in the largest channel, and at k units more, and the straight line through them, phase by
+ * phase. Otherwise fn itself. */
+int cost_nccl_steady(cost_ctx *c, uint64_t count, uint64_t unit, uint64_t k, int proto, int nc, cost_nccl_model_fn fn,
+                     cost_result *r);
 
 #endif

@@ -64,7 +64,7 @@ static int channel_streams(const cost_ctx *c, const cost_nccl_topo *t, int ch, i
   return 2;
 }
 
-int cost_nccl_tree_time(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r)
+static int replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r)
 {
   cost_nccl_topo *t;
   int rc = cost_nccl_topo_of(c, &t), p = c->p, n = 0;
@@ -80,13 +80,20 @@ int cost_nccl_tree_time(cost_ctx *c, uint64_t count, int proto, int nc, cost_res
     free(px);
     return SA_ENOMEM;
   }
+  /* quick: the first channel of each tree stands for that tree's */
+  int quick = c->shape.nccl_quick && nc > 1;
   for (int rank = 0; rank < p; rank++) /* a rank's streams together, channel by channel */
     for (int ch = 0; ch < nc; ch++) {
+      if (quick && ch != 0 && ch != nc / 2)
+        continue;
       tree_part part = {ar_part_off((size_t)count, nc, ch), ar_part_len((size_t)count, nc, ch), 0, 0};
       part.chunk = nccl_tree_chunk(proto, part.len, es, c->shape.nodes, p);
-      n += channel_streams(c, t, ch, rank, &part, st + n, px + n);
+      int k = channel_streams(c, t, ch, rank, &part, st + n, px + n);
+      for (int i = 0; quick && i < k; i++)
+        st[n + i].weight = ch == 0 ? nc / 2 : nc - nc / 2;
+      n += k;
     }
-  double launch = nccl_launch_s(NCCL_ALGO_TREE, proto), worst = 0;
+  double launch = nccl_start_s(&c->net->compute, NCCL_ALGO_TREE, proto), worst = 0;
   rc = cost_nccl_des_run(c, st, n, NCCL_ALGO_TREE, proto, launch, &worst);
   free(st);
   free(px);
@@ -95,4 +102,18 @@ int cost_nccl_tree_time(cost_ctx *c, uint64_t count, int proto, int nc, cost_res
     cost_result_phase(r, AR_PH_TREE, worst - launch);
   }
   return rc;
+}
+
+/* Chunks after the pipeline has filled come one per slowest hop: from this many chunks on,
+ * the straight line (more while LL128 still halves its chunks at that length). */
+#define TREE_STEADY_CHUNKS 48
+
+int cost_nccl_tree_time(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r)
+{
+  size_t es = (size_t)c->shape.elem, len = (size_t)cost_ceil_div(count, (uint64_t)nc);
+  size_t chunk = nccl_tree_chunk(proto, len, es, c->shape.nodes, c->p);
+  uint64_t k = TREE_STEADY_CHUNKS;
+  while (k * chunk < len && nccl_tree_chunk(proto, k * chunk, es, c->shape.nodes, c->p) != chunk)
+    k *= 2;
+  return cost_nccl_steady(c, count, chunk, k, proto, nc, replay, r);
 }

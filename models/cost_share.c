@@ -85,23 +85,19 @@ void cost_share_rates(const cost_ctx *c, const cost_route_use *const *u, const u
   for (int i = 0; i < n; i++) {
     fixed[i] = !active[i];
     left += active[i];
+    for (int k = 0; active[i] && k < u[i]->n; k++)
+      load[u[i]->key[k]] = denom[u[i]->key[k]] = 0;
   }
+  for (int i = 0; i < n; i++)
+    for (int k = 0; active[i] && k < u[i]->n; k++)
+      denom[u[i]->key[k]] += u[i]->coef[k] / u[i]->penalty;
   while (left > 0) {
-    for (int i = 0; i < n; i++)
-      for (int k = 0; k < u[i]->n; k++)
-        load[u[i]->key[k]] = denom[u[i]->key[k]] = 0;
-    for (int i = 0; i < n; i++)
-      for (int k = 0; active[i] && k < u[i]->n; k++) {
-        if (fixed[i])
-          load[u[i]->key[k]] += u[i]->coef[k] * rate[i];
-        else
-          denom[u[i]->key[k]] += u[i]->coef[k] / u[i]->penalty;
-      }
-    /* the lowest level at which something saturates, and every flow held at it */
+    /* the lowest level at which something saturates, and every flow held at it; the links'
+     * loads and shares move only once every flow held at this level is known */
     double level = INFINITY;
     for (int pass = 0; pass < 2; pass++)
       for (int i = 0; i < n; i++) {
-        if (fixed[i])
+        if (fixed[i] == 1)
           continue;
         double mine = u[i]->bound * u[i]->penalty;
         for (int k = 0; k < u[i]->n; k++) {
@@ -112,8 +108,16 @@ void cost_share_rates(const cost_ctx *c, const cost_route_use *const *u, const u
           level = fmin(level, mine);
         } else if (mine <= level * (1 + 1e-9)) {
           rate[i] = fmin(level / u[i]->penalty, u[i]->bound);
-          fixed[i] = 1;
+          fixed[i] = 2; /* held now: its load goes on the links below */
           left--;
+        }
+      }
+    for (int i = 0; i < n; i++)
+      if (fixed[i] == 2) {
+        fixed[i] = 1;
+        for (int k = 0; k < u[i]->n; k++) {
+          load[u[i]->key[k]] += u[i]->coef[k] * rate[i];
+          denom[u[i]->key[k]] -= u[i]->coef[k] / u[i]->penalty;
         }
       }
   }

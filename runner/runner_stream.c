@@ -109,7 +109,8 @@ runner_stream *runner_stream_open(const runner_config *cfg, int ranks)
   cJSON_AddStringToObject(root, "timing", cfg->timing == RUNNER_TIMING_NCCL_TESTS ? "nccl-tests" : "barrier");
   cJSON_AddNumberToObject(root, "points", cfg->njobs);
   for (int i = 0; i < SA_COMPUTE_N; i++)
-    cJSON_AddNumberToObject(comp, sa_compute_name(i), sa_compute_get(&cfg->params.compute, i));
+    if (sa_compute_written(&cfg->params.compute, i))
+      cJSON_AddNumberToObject(comp, sa_compute_name(i), sa_compute_get(&cfg->params.compute, i));
   cJSON_AddItemToObject(root, "compute", comp);
   if (put_line(s, root) != 0) {
     fclose(f);

@@ -208,7 +208,8 @@ void sim_report_compute_json(cJSON *root, const sa_compute *c)
 {
   cJSON *comp = cJSON_CreateObject();
   for (int i = 0; i < SA_COMPUTE_N; i++)
-    cJSON_AddNumberToObject(comp, sa_compute_name(i), sa_compute_get(c, i));
+    if (sa_compute_written(c, i))
+      cJSON_AddNumberToObject(comp, sa_compute_name(i), sa_compute_get(c, i));
   cJSON_AddItemToObject(root, "compute", comp);
 }
 

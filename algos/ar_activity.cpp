@@ -1,11 +1,12 @@
-/* ar_wait.cpp: the first of several SimGrid activities to finish (see ar_wait.h). */
-#include "ar_wait.h"
+/* ar_activity.cpp: the first of several SimGrid activities to finish (see ar_activity.h). */
+#include "ar_activity.h"
 
 #include <simgrid/s4u/Activity.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Exec.hpp>
 
 #include <vector>
+
 
 int ar_wait_any(sg_comm_t *comms, int ncomm, sg_exec_t *execs, int nexec, double timeout)
 {

@@ -1,11 +1,11 @@
-/* ar_wait.h: waiting, under SMPI, for the first of several SimGrid activities (messages on
- * mailboxes, device work) to finish, or for a time to pass (ar_wait.cpp). SimGrid 3.32's C
- * interface waits on messages or on device work, not both, and when its time passes first
- * it drops the messages it was given (sg_comm_wait_any_for releases every reference, even
- * of those still under way); its C++ interface does neither. The runner's NCCL pipeline
- * (nccl_pipe.c) reacts to each arrival, delivery and end of a sum as it happens this way. */
-#ifndef AR_WAIT_H
-#define AR_WAIT_H
+/* ar_activity.h: what the runner's NCCL pipeline (nccl_pipe.c) needs of SimGrid, under SMPI,
+ * that SimGrid 3.32's C interface lacks (ar_activity.cpp, over its C++ interface): a wait for
+ * the first of several activities (messages on mailboxes, device work) to finish or for a
+ * time to pass. The C interface waits on messages
+ * or on device work, not both, and when its time passes first it drops the messages it was
+ * given (sg_comm_wait_any_for releases every reference, even of those still under way). */
+#ifndef AR_ACTIVITY_H
+#define AR_ACTIVITY_H
 
 #ifdef AR_SMPI
 #include <simgrid/forward.h>
