@@ -10,6 +10,7 @@
 #include "ar_verify.h"
 #include "rank_list.h"
 #include "runner.h"
+#include "runner_coll.h"
 #include "sparse_ref.h"
 
 /* Bins of each link's traffic over time in a trace's window (the heat map's columns). */
@@ -30,26 +31,25 @@ static int cmp_double(const void *a, const void *b)
 static int check_layout(const ar_layout *L, int rank)
 {
   int node = ar_host_node(), span[2] = {node, -node}, prev = node, at, n, bad;
-  if (MPI_Allreduce(MPI_IN_PLACE, span, 2, MPI_INT, MPI_MAX, L->node) != MPI_SUCCESS ||
+  if (runner_allreduce(span, 2, MPI_INT, MPI_MAX, L->node) != 0 ||
       MPI_Comm_rank(L->cross, &at) != MPI_SUCCESS || MPI_Comm_size(L->cross, &n) != MPI_SUCCESS ||
-      (n > 1 && MPI_Sendrecv(&node, 1, MPI_INT, (at + 1) % n, 0, &prev, 1, MPI_INT, (at + n - 1) % n, 0, L->cross,
-                             MPI_STATUS_IGNORE) != MPI_SUCCESS))
+      (n > 1 && runner_exchange(&node, &prev, 1, MPI_INT, (at + 1) % n, (at + n - 1) % n, L->cross) != 0))
     return SA_EMPI;
   bad = node >= 0 && (span[0] != -span[1] || (at > 0 && prev == node));
-  if (MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+  if (runner_allreduce(&bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != 0)
     return SA_EMPI;
   if (bad && rank == 0)
     fprintf(stderr, "ar_runner: ranks are not node-major with %d ranks per node\n", L->rpn);
   return bad ? SA_ELAYOUT : 0;
 }
 
-/* Results are gathered with allreduces, never MPI_Reduce: SMPI's default reduce takes about
- * 2 s of wall time at 1024 ranks, its allreduce a fortieth of that. */
+/* Results are gathered with the runner's allreduces (runner_coll.c), never MPI_Reduce: SMPI's
+ * default reduce takes about 2 s of wall time at 1024 ranks. */
 static void collect_phases(const ar_phases *ph, int rank, runner_point *pt)
 {
-  double ends[AR_MAX_PHASES] = {0}, worst[AR_MAX_PHASES];
-  memcpy(ends, ph->end, sizeof(double) * (size_t)ph->n);
-  MPI_Allreduce(ends, worst, AR_MAX_PHASES, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double worst[AR_MAX_PHASES] = {0};
+  memcpy(worst, ph->end, sizeof(double) * (size_t)ph->n);
+  runner_allreduce(worst, AR_MAX_PHASES, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (rank != 0)
     return;
   pt->nphases = ph->n;
@@ -77,8 +77,8 @@ static double check_result(const runner_config *cfg, const ar_algo *algo, const 
                                ref) == 0;
       pt->rel_err = ar_sparse_rel_err(pat, recv, count, cfg->dt);
     }
-    int all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    int all_ok = ok;
+    runner_allreduce(&all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (all_ok && count > 0)
       MPI_Bcast(ref, (int)count, ar_mpi_type(cfg->dt), 0, MPI_COMM_WORLD);
     for (size_t i = 0; i < count && all_ok; i++) {
@@ -89,7 +89,8 @@ static double check_result(const runner_config *cfg, const ar_algo *algo, const 
       err = HUGE_VAL;
     free(ref);
   }
-  MPI_Allreduce(&err, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  worst = err;
+  runner_allreduce(&worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return worst;
 }
 
@@ -217,8 +218,8 @@ static void run_point(const runner_config *cfg, const ar_algo *algo, size_t byte
 
   void *send = ar_alloc(&p, count * es), *recv = ar_alloc(&p, count * es);
   double *times = calloc((size_t)cfg->iters, sizeof *times), *sorted = calloc((size_t)cfg->iters, sizeof *sorted);
-  int rc = send && recv && times && sorted ? 0 : SA_ENOMEM, all_rc;
-  MPI_Allreduce(&rc, &all_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  int rc = send && recv && times && sorted ? 0 : SA_ENOMEM, all_rc = rc;
+  runner_allreduce(&all_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   ar_pattern pat;
   ar_pattern_init(&pat, size, cfg->dt);
   /* Real data whenever the bytes are real (a measured run too): uninitialised memory holds
@@ -269,7 +270,7 @@ static int run_all(const runner_config *cfg, int rank, int size, ar_trace *tr)
   int status = 0, bad = 0;
   if (rank == 0 && !(out = runner_stream_open(cfg, size)))
     bad = 1;
-  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  runner_allreduce(&bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (bad)
     return 1;
   runner_point pt;
