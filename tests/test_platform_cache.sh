@@ -2,8 +2,8 @@
 # test_platform_cache.sh: a big platform's load is kept (lib/platform_cache.c) and read back
 # to the same results; a changed file is a new entry, a damaged entry is loaded afresh, and
 # small platforms are never kept. Prints "100%: Checks: N, Failures: 0" like the Check tests.
-BIN=${BIN:-bin/simallreduce}
-CAL=${CAL:-bin/simcalib}
+BIN=${SIMALLREDUCE_BIN:-bin/simallreduce}
+CAL=${SIMCALIB_BIN:-bin/simcalib}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 # shellcheck source=tests/sh_check.sh
