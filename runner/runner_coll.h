@@ -11,6 +11,9 @@
  * every rank of comm: 0, SA_EMPI, or SA_EINVAL for anything else. Collective. */
 int runner_allreduce(void *buf, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm);
 
+/* A barrier whose release times are those of SMPI's default MPI_Barrier. 0 or SA_EMPI. */
+int runner_barrier(MPI_Comm comm);
+
 /* Sends n values to dest while receiving n from src: 0 or SA_EMPI. */
 int runner_exchange(const void *sbuf, void *rbuf, int n, MPI_Datatype t, int dest, int src, MPI_Comm comm);
 
