@@ -199,8 +199,9 @@ SAN_CC   := $(CC) -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 SAN_ENV  := SIMALLREDUCE_PLATFORMS=platforms SIMALLREDUCE_BIN=bin/san/simallreduce SIMCALIB_BIN=bin/san/simcalib \
 	    ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 SAN_TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
-# the shell tests that drive the driver ($SIMALLREDUCE_BIN) through its signals and platforms
-SAN_SH    := tests/test_foreign_platforms.sh tests/test_kill.sh
+# the shell tests that drive the driver ($SIMALLREDUCE_BIN) through its signals, platforms and
+# what it keeps of big ones
+SAN_SH    := tests/test_foreign_platforms.sh tests/test_kill.sh tests/test_platform_cache.sh
 sanitize: deps
 	$(MAKE) B=build/san BIN=bin/san CC="$(SAN_CC)" bin/san/simallreduce bin/san/ar_runner bin/san/simcalib \
 	  bin/san/simcalib_pp_smpi $(if $(HAVE_MPICC),bin/san/simcalib_pp) $(SAN_TESTS)

@@ -15,6 +15,12 @@
 #include "ar_trace.h"
 #include "nccl_proto.h"
 
+/* The buffers one rank holds from the shared arena (ar_memory.c), by slot. */
+#define AR_ARENA_SLOTS 32
+typedef struct {
+  void *held[AR_ARENA_SLOTS];
+} ar_arena;
+
 /* Everything an algorithm may need beyond MPI_Allreduce's arguments. */
 typedef struct {
   int ranks_per_node;   /* node-major layout: ranks r*R .. r*R+R-1 share node r */
@@ -31,6 +37,7 @@ typedef struct {
    * none runs) and what this point runs (nccl_proto.h; the driver chooses it) */
   const struct nccl_topo *nccl;
   nccl_choice nccl_run;
+  ar_arena *arena;         /* this rank's slots of the shared timing-mode buffers; may be NULL */
 } ar_params;
 
 typedef int (*ar_fn)(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm,
@@ -58,9 +65,14 @@ int ar_begin(const void **sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
              int *rank, int *size, int *rc);
 
 /* Buffers for payloads and scratch: shared (no physical copy per rank) in SMPI timing
- * mode, real memory otherwise. */
+ * mode, real memory otherwise. With p->arena in SMPI timing mode, a rank's k-th buffer held
+ * at once is slot k of an arena every rank shares: one mapping per slot for the whole run. */
 void *ar_alloc(const ar_params *p, size_t bytes);
 void ar_free(const ar_params *p, void *buf);
+/* The arena's mappings replaced by bigger ones, freed: call when no rank holds any (between
+ * points). ar_arena_release frees every mapping (the end of a run). Both idempotent. */
+void ar_arena_collect(void);
+void ar_arena_release(void);
 
 /* dst = a + b over n elements: real arithmetic when the data is real, and the device
  * time it would take charged to the simulated clock. */

@@ -58,7 +58,9 @@ int ar_layout_init(ar_layout *L, MPI_Comm comm, int rpn, int channels)
   strncpy(mine, sg_host_get_name(sg_host_self()), HOSTNAME_LEN - 1);
 #endif
   int rc = L->order && L->weight && names && hosts ? 0 : SA_ENOMEM;
-  if (rc == 0 && MPI_Allgather(mine, HOSTNAME_LEN, MPI_CHAR, names, HOSTNAME_LEN, MPI_CHAR, L->node) != MPI_SUCCESS)
+  /* one channel visits a node's GPUs in their order: nothing to learn from the hosts */
+  if (rc == 0 && channels > 1 &&
+      MPI_Allgather(mine, HOSTNAME_LEN, MPI_CHAR, names, HOSTNAME_LEN, MPI_CHAR, L->node) != MPI_SUCCESS)
     rc = SA_EMPI;
   if (rc == 0) {
     for (int i = 0; i < rpn; i++) /* each node orders its own GPUs */

@@ -128,6 +128,43 @@ echo "rails32_ring16g_wall_s $(median <"$TMP/rails.w")"
 echo "rails32_ring16g_peak_mem_MiB $(awk '{ printf "%.0f\n", $1 / 1024 }' "$TMP/rails.m" | median)"
 echo "rails32_ring16g_simtime_s $(simtime "$TMP/rails.csv")"
 
+# a sweep's memory against one point's: tencent16 ring, 21 sizes 1 KiB..1 GiB and 1 GiB alone
+: >"$TMP/sweep.r"
+i=0
+while [ "$i" -lt "$REPS" ]; do
+  run one --platform tencent16.xml --algo ring --size 1G --mode sim >/dev/null
+  run sweep21 --platform tencent16.xml --algo ring --sizes 1K:1G --mode sim >/dev/null
+  echo "$(cat "$TMP/one.rss") $(cat "$TMP/sweep21.rss")" | awk '{ printf "%.4f\n", $2 / $1 }' >>"$TMP/sweep.r"
+  i=$((i + 1))
+done
+echo "sweep21_peak_rss_ratio $(median <"$TMP/sweep.r")"
+
+# 16384 GPUs: 2048 nodes x 8 H100 on 8 rails (about 40 MB of XML, generated here rather than
+# shipped): how long the generator takes, and the cost models' decision table over 1K..16G
+# (the platform loaded and probed by SimGrid included)
+BIG=$TMP/hgx2048.xml
+echo "hgx2048_generate_wall_s $(timed gen "${CALIB:-bin/simcalib}" platform --preset hgx-h100 --nodes 2048 -o "$BIG")"
+# the first run loads the platform with SimGrid, the next ones read what it kept
+# (lib/platform_cache.c), here in a directory of the bench's own
+export SIMALLREDUCE_CACHE="$TMP/cache"
+echo "best16384_model_cold_wall_s $(run best16384 --platform "$BIG" --algo best --mode model --sizes 1K:16G)"
+: >"$TMP/best.w"
+i=0
+while [ "$i" -lt "$REPS" ]; do
+  run best16384 --platform "$BIG" --algo best --mode model --sizes 1K:16G >>"$TMP/best.w"
+  i=$((i + 1))
+done
+echo "best16384_model_wall_s $(median <"$TMP/best.w")"
+
+# the simulation itself on that platform: ring on 512 nodes (4096 ranks) at 256 MiB, hier on
+# all 16384 ranks; one run each, given up after BENCH_LIMIT_4096 / BENCH_LIMIT_16384 seconds
+w=$(LIMIT=${BENCH_LIMIT_4096:-1200} run ring4096 --platform "$BIG" --nodes 512 --algo ring --size 256M --mode sim)
+echo "ring4096_wall_s $w"
+[ "$w" = nan ] || echo "ring4096_simtime_s $(simtime "$TMP/ring4096.csv")"
+w=$(LIMIT=${BENCH_LIMIT_16384:-2400} run hier16384 --platform "$BIG" --algo hier --size 256M --mode sim)
+echo "hier16384_wall_s $w"
+[ "$w" = nan ] || echo "hier16384_simtime_s $(simtime "$TMP/hier16384.csv")"
+
 # one query of the NCCL tuner plugin (bench/tuner_query.c), in ns: a table of 3 ranges and one
 # of 1035, side by side
 "${TUNER_QUERY:-bin/bench_tuner_query}" "${TUNER_SO:-build/tuner/libnccl-tuner-simallreduce.so}" "$TMP"

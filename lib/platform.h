@@ -56,6 +56,18 @@ int sim_platform_parse_hosts(const char *out, sim_platform *pf, char *err, size_
  * [category/ERROR] " prefix, or a generic reason. */
 void sim_platform_reason(const char *out, char *err, size_t errlen);
 
+/* Platform files from this size on have what the loader's child prints kept on disk
+ * (platform_cache.c): about 2000 GPUs, a fifth of a second to load, which grows with their
+ * square (15 s at 16384). */
+#define SIM_PLATFORM_CACHE_MIN (4 * 1024 * 1024)
+
+/* The loader child's output kept for this file, flags and layout by this very program and
+ * SimGrid library, or NULL (malloc'd). The directory is $SIMALLREDUCE_CACHE (set empty:
+ * nothing is kept), else $XDG_CACHE_HOME/simallreduce, else ~/.cache/simallreduce; put is
+ * best effort. */
+char *sim_platform_cache_get(const char *path, int flags, int nodes, int rpn);
+void sim_platform_cache_put(const char *path, int flags, int nodes, int rpn, const char *out);
+
 /* In the loader's child, once the platform is loaded: prints the network's links, routes
  * among the first `gpus` GPUs of the first nodes, properties and settings for
  * sim_platform_net_parse; only a line saying so when gpus > SIM_PROBE_MAX_GPUS. */

@@ -135,7 +135,18 @@ int sim_platform_load(const char *path, sim_platform *pf, char *err, size_t errl
   return sim_platform_load_ex(path, 0, 0, 0, pf, err, errlen);
 }
 
-int sim_platform_load_ex(const char *path, int flags, int nodes, int rpn, sim_platform *pf, char *err, size_t errlen)
+/* pf's hosts, and with SIM_LOAD_NET its network, from what the child printed. */
+static int from_output(const char *out, int flags, sim_platform *pf, char *err, size_t errlen)
+{
+  int rc = sim_platform_parse_hosts(out, pf, err, errlen);
+  /* a platform the models cannot read still simulates: say why, do not fail */
+  if (rc == 0 && (flags & SIM_LOAD_NET))
+    pf->has_net = (pf->net_rc = sim_platform_net_parse(out, pf, pf->net_err, sizeof pf->net_err)) == 0;
+  return rc;
+}
+
+/* pf->path and pf->name for path. */
+static int names(const char *path, sim_platform *pf)
 {
   memset(pf, 0, sizeof *pf);
   pf->path = strdup(path);
@@ -143,8 +154,21 @@ int sim_platform_load_ex(const char *path, int flags, int nodes, int rpn, sim_pl
   pf->name = strdup(base);
   if (pf->name && strlen(pf->name) > 4 && strcmp(pf->name + strlen(pf->name) - 4, ".xml") == 0)
     pf->name[strlen(pf->name) - 4] = '\0';
+  return pf->path && pf->name;
+}
+
+int sim_platform_load_ex(const char *path, int flags, int nodes, int rpn, sim_platform *pf, char *err, size_t errlen)
+{
+  char *kept = sim_platform_cache_get(path, flags, nodes, rpn);
+  if (kept) {
+    int rc = names(path, pf) ? from_output(kept, flags, pf, err, errlen) : SA_ENOMEM;
+    free(kept);
+    if (rc == 0)
+      return 0;
+    sim_platform_free(pf); /* an entry that does not read back is loaded afresh */
+  }
   int fds[2];
-  if (!pf->path || !pf->name || pipe(fds) != 0) {
+  if (!names(path, pf) || pipe(fds) != 0) {
     snprintf(err, errlen, "cannot load platform %s: %s", path, strerror(errno));
     return SA_EIO;
   }
@@ -175,11 +199,10 @@ int sim_platform_load_ex(const char *path, int flags, int nodes, int rpn, sim_pl
     sim_platform_reason(out, why, sizeof why);
     snprintf(err, errlen, "malformed platform %s: %s", path, why);
   } else {
-    rc = sim_platform_parse_hosts(out, pf, err, errlen);
+    rc = from_output(out, flags, pf, err, errlen);
   }
-  /* a platform the models cannot read still simulates: say why, do not fail */
-  if (rc == 0 && (flags & SIM_LOAD_NET))
-    pf->has_net = (pf->net_rc = sim_platform_net_parse(out, pf, pf->net_err, sizeof pf->net_err)) == 0;
+  if (rc == 0)
+    sim_platform_cache_put(path, flags, nodes, rpn, out);
   free(out);
   return rc;
 }

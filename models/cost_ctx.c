@@ -133,11 +133,17 @@ void cost_ctx_free(cost_ctx *c)
   free(c);
 }
 
-double cost_hop_time(const cost_ctx *c, cost_hop h, double bytes)
+cost_size cost_size_of(const cost_ctx *c, double bytes)
 {
   const cost_net *net = c->net;
-  double t = h.lat * cost_piecewise_at(&net->lat_factor, bytes) + bytes * h.kappa / cost_piecewise_at(&net->bw_factor, bytes);
-  return t + cost_recv_overhead(c, bytes);
+  return (cost_size){bytes, cost_piecewise_at(&net->lat_factor, bytes), cost_piecewise_at(&net->bw_factor, bytes),
+                     cost_recv_overhead(c, bytes)};
+}
+
+double cost_hop_time(const cost_ctx *c, cost_hop h, double bytes)
+{
+  cost_size s = cost_size_of(c, bytes);
+  return cost_hop_at(h, &s);
 }
 
 double cost_recv_overhead(const cost_ctx *c, double bytes)

@@ -89,6 +89,16 @@ void cost_hops_add(cost_hops *s, cost_hop h);
 /* Time of one message of `bytes` over a hop, and the slowest of a step's hops, with SMPI's
  * latency and bandwidth factors and receive overhead for that size. */
 double cost_hop_time(const cost_ctx *c, cost_hop h, double bytes);
+/* The same split in two for the many hops of one step: what depends on the size alone
+ * (evaluated once), then each hop's time (cost_hop_time is cost_hop_at of cost_size_of). */
+typedef struct {
+  double bytes, lat_factor, bw_factor, overhead;
+} cost_size;
+cost_size cost_size_of(const cost_ctx *c, double bytes);
+static inline double cost_hop_at(cost_hop h, const cost_size *s)
+{
+  return h.lat * s->lat_factor + s->bytes * h.kappa / s->bw_factor + s->overhead;
+}
 /* The receive overhead SMPI charges a rank for each message of `bytes` it receives eagerly
  * (included once in a hop's time; a rank receiving several pays it for each in turn). */
 double cost_recv_overhead(const cost_ctx *c, double bytes);

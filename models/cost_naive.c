@@ -53,9 +53,11 @@ int cost_naive(cost_ctx *c, uint64_t count, cost_result *r)
    * hop; the sums start when the last one is in. */
   /* Rank 0 waits for its receives in rank order, paying each one's receive overhead after
    * it arrives. */
-  double bytes = (double)count * c->shape.elem, in = 0, alone = 0, o = cost_recv_overhead(c, bytes);
+  double bytes = (double)count * c->shape.elem, in = 0, alone = 0;
+  cost_size sz = cost_size_of(c, bytes);
+  double o = sz.overhead;
   for (int i = 1; i < c->p; i++) {
-    double t = cost_hop_time(c, h->gather[i - 1], bytes) - o;
+    double t = cost_hop_at(h->gather[i - 1], &sz) - o;
     in = (c->skew[i] + t > in ? c->skew[i] + t : in) + o;
     alone = (t > alone ? t : alone) + o;
   }
@@ -64,7 +66,7 @@ int cost_naive(cost_ctx *c, uint64_t count, cost_result *r)
    * broadcast leaves rank 0 at once; otherwise rank 0 waits for every transfer. */
   double total = gathered, slowest = 0;
   for (int i = 1; i < c->p; i++) {
-    double t = cost_hop_time(c, h->bcast[i - 1], bytes);
+    double t = cost_hop_at(h->bcast[i - 1], &sz);
     slowest = t > slowest ? t : slowest;
     total = gathered + t - c->skew[i] > total ? gathered + t - c->skew[i] : total;
   }

@@ -76,9 +76,10 @@ static void exchange(const cost_ctx *c, const rhd_hops *h, int s, double bytes, 
 {
   int P = h->P, dist = P >> (s + 1);
   const cost_hop *hop = h->step + (size_t)s * (size_t)P;
+  cost_size at = cost_size_of(c, bytes);
   for (int v = 0; v < P; v++) {
     int w = v ^ dist, a = real_rank(v, h->r), b = real_rank(w, h->r);
-    next[v] = fmax(t[a], t[b]) + fmax(cost_hop_time(c, hop[v], bytes), cost_hop_time(c, hop[w], bytes)) + sum;
+    next[v] = fmax(t[a], t[b]) + fmax(cost_hop_at(hop[v], &at), cost_hop_at(hop[w], &at)) + sum;
   }
   for (int v = 0; v < P; v++)
     t[real_rank(v, h->r)] = next[v];

@@ -179,13 +179,14 @@ static int tree_cache_of(cost_ctx *c, int nparts, int slot, tree_cache **out)
  * returns the root's. */
 static double fill_up(const cost_ctx *c, const tree_part *q, double bytes, double sum, const double *start, double *at)
 {
-  double end = 0, o = cost_recv_overhead(c, bytes);
+  cost_size sz = cost_size_of(c, bytes);
+  double end = 0, o = sz.overhead;
   for (int i = 0; i < c->p; i++) { /* leaves first: a rank is done once its children are */
     int r = q->by_height[i], n = q->nchild[r];
     double arr[3], t = start[r];
     for (int k = 0; k < n; k++) {
       int ch = q->child[3 * r + k];
-      arr[k] = fmax(at[ch], start[r]) + cost_hop_time(c, q->fill_up[ch], bytes) - o;
+      arr[k] = fmax(at[ch], start[r]) + cost_hop_at(q->fill_up[ch], &sz) - o;
       for (int m = k; m > 0 && arr[m] < arr[m - 1]; m--) {
         double x = arr[m];
         arr[m] = arr[m - 1];
@@ -206,9 +207,10 @@ static double fill_up(const cost_ctx *c, const tree_part *q, double bytes, doubl
 static double fill_down(const cost_ctx *c, const tree_part *q, double bytes, double *at)
 {
   double end = 0;
+  cost_size sz = cost_size_of(c, bytes);
   for (int i = 0; i < c->p; i++) { /* root first */
     int r = q->by_depth[i];
-    at[r] = q->parent[r] < 0 ? 0 : at[q->parent[r]] + cost_hop_time(c, q->fill_down[r], bytes);
+    at[r] = q->parent[r] < 0 ? 0 : at[q->parent[r]] + cost_hop_at(q->fill_down[r], &sz);
     end = fmax(end, at[r]);
   }
   return end;

@@ -11,6 +11,7 @@
 #include "ar_verify.h"
 #include "rank_list.h"
 #include "runner.h"
+#include "runner_coll.h"
 #include "sparse_ref.h"
 
 /* Bins of each link's traffic over time in a trace's window (the heat map's columns). */
@@ -31,26 +32,25 @@ static int cmp_double(const void *a, const void *b)
 static int check_layout(const ar_layout *L, int rank)
 {
   int node = ar_host_node(), span[2] = {node, -node}, prev = node, at, n, bad;
-  if (MPI_Allreduce(MPI_IN_PLACE, span, 2, MPI_INT, MPI_MAX, L->node) != MPI_SUCCESS ||
+  if (runner_allreduce(span, 2, MPI_INT, MPI_MAX, L->node) != 0 ||
       MPI_Comm_rank(L->cross, &at) != MPI_SUCCESS || MPI_Comm_size(L->cross, &n) != MPI_SUCCESS ||
-      (n > 1 && MPI_Sendrecv(&node, 1, MPI_INT, (at + 1) % n, 0, &prev, 1, MPI_INT, (at + n - 1) % n, 0, L->cross,
-                             MPI_STATUS_IGNORE) != MPI_SUCCESS))
+      (n > 1 && runner_exchange(&node, &prev, 1, MPI_INT, (at + 1) % n, (at + n - 1) % n, L->cross) != 0))
     return SA_EMPI;
   bad = node >= 0 && (span[0] != -span[1] || (at > 0 && prev == node));
-  if (MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+  if (runner_allreduce(&bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != 0)
     return SA_EMPI;
   if (bad && rank == 0)
     fprintf(stderr, "ar_runner: ranks are not node-major with %d ranks per node\n", L->rpn);
   return bad ? SA_ELAYOUT : 0;
 }
 
-/* Results are gathered with allreduces, never MPI_Reduce: SMPI's default reduce takes about
- * 2 s of wall time at 1024 ranks, its allreduce a fortieth of that. */
+/* Results are gathered with the runner's allreduces (runner_coll.c), never MPI_Reduce: SMPI's
+ * default reduce takes about 2 s of wall time at 1024 ranks. */
 static void collect_phases(const ar_phases *ph, int rank, runner_point *pt)
 {
-  double ends[AR_MAX_PHASES] = {0}, worst[AR_MAX_PHASES];
-  memcpy(ends, ph->end, sizeof(double) * (size_t)ph->n);
-  MPI_Allreduce(ends, worst, AR_MAX_PHASES, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double worst[AR_MAX_PHASES] = {0};
+  memcpy(worst, ph->end, sizeof(double) * (size_t)ph->n);
+  runner_allreduce(worst, AR_MAX_PHASES, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (rank != 0)
     return;
   pt->nphases = ph->n;
@@ -78,8 +78,8 @@ static double check_result(const runner_config *cfg, const ar_algo *algo, const 
                                ref) == 0;
       pt->rel_err = ar_sparse_rel_err(pat, recv, count, cfg->dt);
     }
-    int all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    int all_ok = ok;
+    runner_allreduce(&all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (all_ok && count > 0)
       MPI_Bcast(ref, (int)count, ar_mpi_type(cfg->dt), 0, MPI_COMM_WORLD);
     for (size_t i = 0; i < count && all_ok; i++) {
@@ -90,7 +90,8 @@ static double check_result(const runner_config *cfg, const ar_algo *algo, const 
       err = HUGE_VAL;
     free(ref);
   }
-  MPI_Allreduce(&err, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  worst = err;
+  runner_allreduce(&worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return worst;
 }
 
@@ -130,8 +131,8 @@ static int collect_links(runner_point *pt)
 /* The slowest rank's time and the worst (most negative) return code, in one allreduce. */
 static int slowest(double t, int rc, double *worst_t)
 {
-  double mine[2] = {t, -(double)rc}, worst[2];
-  if (MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+  double worst[2] = {t, -(double)rc};
+  if (runner_allreduce(worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != 0)
     return SA_EMPI;
   *worst_t = worst[0];
   return -(int)worst[1];
@@ -164,7 +165,7 @@ static int time_barrier(const runner_config *cfg, const ar_algo *algo, const voi
 {
   int rc = 0;
   for (int it = -cfg->warmup; it < cfg->iters && rc == 0; it++) {
-    MPI_Barrier(MPI_COMM_WORLD);
+    runner_barrier(MPI_COMM_WORLD);
     double t = 0;
     rc = recorded(cfg, algo, send, recv, count, p, own);
     rc = slowest(own->dur, rc, &t);
@@ -183,9 +184,14 @@ static int time_barrier(const runner_config *cfg, const ar_algo *algo, const voi
 static int time_steady(const runner_config *cfg, const ar_algo *algo, const void *send, void *recv, size_t count,
                        const ar_params *p, double *times, own_span *own)
 {
-  double ignored;
-  MPI_Barrier(MPI_COMM_WORLD);
-  int rc = slowest(0, algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p), &ignored);
+  /* SMPI's own barrier and allreduce here: the skew the first allreduce's end leaves is
+   * what the warm-up absorbs, and how far it does shows in small sizes' steady state */
+  if (MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS)
+    return SA_EMPI;
+  double mine[2] = {0, -(double)algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p)}, worst[2];
+  if (MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return SA_EMPI;
+  int rc = -(int)worst[1];
   for (int it = 0; it < (cfg->warmup > 0 ? cfg->warmup : 1) && rc == 0; it++)
     rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
   double t0 = MPI_Wtime();
@@ -201,10 +207,15 @@ static void run_point(const runner_config *cfg, const runner_job *job, int index
   const ar_algo *algo = job->algo;
   size_t bytes = job->bytes, es = ar_dtype_size(cfg->dt), count = bytes / es;
   ar_phases ph;
+  ar_arena arena = {{NULL}};
   ar_params p = cfg->params;
   p.phases = &ph;
   p.trace = tr;
   p.nccl_run = job->nccl;
+  p.arena = &arena;
+  /* every rank has left the last point (runner_clock_next is collective): no rank holds a
+   * buffer the arena replaced */
+  ar_arena_collect();
   ar_phases_reset(&ph, 0);
   pt->algo = algo->name;
   pt->nccl = job->nccl.channels > 0 ? &job->nccl : NULL;
@@ -216,8 +227,8 @@ static void run_point(const runner_config *cfg, const runner_job *job, int index
 
   void *send = ar_alloc(&p, count * es), *recv = ar_alloc(&p, count * es);
   double *times = calloc((size_t)cfg->iters, sizeof *times), *sorted = calloc((size_t)cfg->iters, sizeof *sorted);
-  int rc = send && recv && times && sorted ? 0 : SA_ENOMEM, all_rc;
-  MPI_Allreduce(&rc, &all_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  int rc = send && recv && times && sorted ? 0 : SA_ENOMEM, all_rc = rc;
+  runner_allreduce(&all_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   ar_pattern pat;
   ar_pattern_init(&pat, size, cfg->dt);
   /* Real data whenever the bytes are real (a measured run too): uninitialised memory holds
@@ -268,7 +279,7 @@ static int run_all(const runner_config *cfg, int rank, int size, ar_trace *tr)
   int status = 0, bad = 0;
   if (rank == 0 && !(out = runner_stream_open(cfg, size)))
     bad = 1;
-  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  runner_allreduce(&bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (bad)
     return 1;
   runner_point pt;
@@ -289,6 +300,8 @@ static int run_all(const runner_config *cfg, int rank, int size, ar_trace *tr)
   }
   if (rank == 0 && runner_stream_close(out, status) != 0)
     status = 1;
+  /* the last point ended with an allreduce: no rank uses a shared buffer any more */
+  ar_arena_release();
   return status;
 }
 

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "runner.h"
+#include "runner_coll.h"
 
 #ifdef AR_SMPI
 #include <simgrid/actor.h>
@@ -27,10 +28,10 @@ double runner_clock_next(double start_at)
 {
   int size;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  double now = simgrid_get_clock(), first, second;
-  MPI_Allreduce(&now, &first, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  now = simgrid_get_clock();
-  MPI_Allreduce(&now, &second, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double first = simgrid_get_clock(), second;
+  runner_allreduce(&first, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  second = simgrid_get_clock();
+  runner_allreduce(&second, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   /* past every rank by four allreduces, room for the staggered wake-ups, and at least twice
    * the stagger so that every first wake-up is in [S/2, S]; whole microseconds */
   double lead = 4 * (second - first) + (size + 1) * STAGGER_S;

@@ -3,16 +3,8 @@
 # alone, resolves against it, and exports exactly the interface structs NCCL looks up.
 # Prints "100%: Checks: N, Failures: 0" like the Check tests.
 so=${TUNER_SO:-build/tuner/libnccl-tuner-simallreduce.so}
-checks=0 failures=0
-
-# check WHAT GOT WANT
-check() {
-  checks=$((checks + 1))
-  if [ "$2" != "$3" ]; then
-    failures=$((failures + 1))
-    echo "FAIL: $1: got '$2', want '$3'"
-  fi
-}
+# shellcheck source=tests/sh_check.sh
+. "$(dirname "$0")/sh_check.sh"
 
 [ -f "$so" ] || { echo "FAIL: $so is missing (make tuner builds it)"; exit 1; }
 check "libraries needed" "$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')" "libc.so.6 "
@@ -27,5 +19,4 @@ for sym in $(nm -D --undefined-only "$so" | awk '{ print $2 }' | sed 's/@.*//');
 done
 check "symbols libc lacks" "$missing" ""
 
-echo "$((100 * (checks - failures) / checks))%: Checks: $checks, Failures: $failures"
-[ "$failures" -eq 0 ]
+check_summary

@@ -1,0 +1,51 @@
+#!/bin/sh
+# test_platform_cache.sh: a big platform's load is kept (lib/platform_cache.c) and read back
+# to the same results; a changed file is a new entry, a damaged entry is loaded afresh, and
+# small platforms are never kept. Prints "100%: Checks: N, Failures: 0" like the Check tests.
+BIN=${SIMALLREDUCE_BIN:-bin/simallreduce}
+CAL=${SIMCALIB_BIN:-bin/simcalib}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck source=tests/sh_check.sh
+. "$(dirname "$0")/sh_check.sh"
+
+# model NAME PLATFORM: the cost models' rows for two sizes, without the provenance comments
+# and the platform's name
+model() {
+  SIMALLREDUCE_CACHE=$tmp/cache "$BIN" --platform "$2" --algo all --sizes 1K,64M --mode model --csv "$tmp/$1.csv" \
+    >/dev/null 2>"$tmp/$1.err"
+  echo $? >"$tmp/$1.rc"
+  grep -v '^#' "$tmp/$1.csv" | cut -d, -f2- >"$tmp/$1.rows"
+}
+entries() { find "$tmp/cache" -name 'probe-*.txt' 2>/dev/null | wc -l | tr -d ' '; }
+
+# 256 nodes x 8 H100 on 8 rails: about 5 MB, over the 4 MiB from which loads are kept
+"$CAL" platform --preset hgx-h100 --nodes 256 -o "$tmp/big.xml" 2>/dev/null
+model cold "$tmp/big.xml"
+check "cold run" "$(cat "$tmp/cold.rc")" 0
+check "entries after a cold run" "$(entries)" 1
+model warm "$tmp/big.xml"
+check "warm run" "$(cat "$tmp/warm.rc")" 0
+check "warm rows are the cold ones" "$(cmp -s "$tmp/cold.rows" "$tmp/warm.rows" && echo same)" same
+check "rows (a header, 7 algorithms x 2 sizes)" "$(wc -l <"$tmp/warm.rows" | tr -d ' ')" 15
+
+# the same network, one byte more: a new entry, the same rows
+cp "$tmp/big.xml" "$tmp/big2.xml"
+echo '<!-- -->' >>"$tmp/big2.xml"
+model changed "$tmp/big2.xml"
+check "entries after a changed file" "$(entries)" 2
+check "changed file's rows" "$(cmp -s "$tmp/cold.rows" "$tmp/changed.rows" && echo same)" same
+
+# a damaged entry does not read back: the platform is loaded again, the same rows
+for f in "$tmp"/cache/probe-*.txt; do echo garbage >"$f"; done
+model damaged "$tmp/big.xml"
+check "damaged entry's run" "$(cat "$tmp/damaged.rc")" 0
+check "damaged entry's rows" "$(cmp -s "$tmp/cold.rows" "$tmp/damaged.rows" && echo same)" same
+
+# a small platform is never kept
+rm -rf "$tmp/cache"
+model small tencent16.xml
+check "small platform's run" "$(cat "$tmp/small.rc")" 0
+check "entries for a small platform" "$(entries)" 0
+
+check_summary
