@@ -655,7 +655,8 @@ static void teardown(des *d)
   free(d->denom);
 }
 
-int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, double start, double *time)
+/* The replay itself: *time from each rank's start (its skew plus `start`) to its end. */
+static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, double start, double *time)
 {
   des d;
   memset(&d, 0, sizeof d);
@@ -699,6 +700,18 @@ int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo,
   for (int r = 0; r < c->p && rc == 0; r++)
     *time = fmax(*time, d.rk[r].end - c->skew[r]);
   teardown(&d);
+  return rc;
+}
+
+int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, const char *phase,
+                      cost_result *r)
+{
+  double launch = nccl_start_s(&c->net->compute, algo, proto), worst = 0;
+  int rc = replay(c, st, nst, algo, proto, launch, &worst);
+  if (rc == 0) {
+    cost_result_phase(r, AR_PH_LAUNCH, launch);
+    cost_result_phase(r, phase, worst - launch);
+  }
   return rc;
 }
 

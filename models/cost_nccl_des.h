@@ -35,10 +35,12 @@ typedef struct {
 
 /* Runs the streams of NCCL's algorithm `algo` with protocol `proto` (bytes on the wire, the
  * extra latency per hop, slices in flight: algos/nccl_proto.h), every rank starting at its
- * barrier skew plus `start`. *time: the slowest rank's time from its own start until its
- * last operation is done and its last message delivered. Returns 0, SA_ENOMEM, SA_ENOROUTE,
- * or SA_EINVAL when the streams cannot all finish (they do not match). */
-int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, double start, double *time);
+ * barrier skew plus NCCL's launch time, and records in r the launch and, as `phase`, the
+ * rest: until the slowest rank's last operation is done and its last message delivered.
+ * Returns 0, SA_ENOMEM, SA_ENOROUTE, or SA_EINVAL when the streams cannot all finish (they
+ * do not match). */
+int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, const char *phase,
+                      cost_result *r);
 
 /* A model's time for `count` elements on nc channels (cost_nccl_ring_time, ...). */
 typedef int (*cost_nccl_model_fn)(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r);

@@ -47,15 +47,10 @@ static int replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r
       st[n].send_peer[0] = nccl_ring_rank(&t->rings, ch, (i + 1) % p);
       st[n].recv_tag[0] = st[n].send_tag[0] = ch;
     }
-  double launch = nccl_start_s(&c->net->compute, NCCL_ALGO_RING, proto), worst = 0;
-  rc = cost_nccl_des_run(c, st, n, NCCL_ALGO_RING, proto, launch, &worst);
+  rc = cost_nccl_des_run(c, st, n, NCCL_ALGO_RING, proto, AR_PH_RING, r);
   free(st);
   free(sc);
   free(place);
-  if (rc == 0) {
-    cost_result_phase(r, AR_PH_LAUNCH, launch);
-    cost_result_phase(r, AR_PH_RING, worst - launch);
-  }
   return rc;
 }
 

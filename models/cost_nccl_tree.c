@@ -93,14 +93,9 @@ static int replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r
         st[n + i].weight = ch == 0 ? nc / 2 : nc - nc / 2;
       n += k;
     }
-  double launch = nccl_start_s(&c->net->compute, NCCL_ALGO_TREE, proto), worst = 0;
-  rc = cost_nccl_des_run(c, st, n, NCCL_ALGO_TREE, proto, launch, &worst);
+  rc = cost_nccl_des_run(c, st, n, NCCL_ALGO_TREE, proto, AR_PH_TREE, r);
   free(st);
   free(px);
-  if (rc == 0) {
-    cost_result_phase(r, AR_PH_LAUNCH, launch);
-    cost_result_phase(r, AR_PH_TREE, worst - launch);
-  }
   return rc;
 }
 
