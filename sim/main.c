@@ -289,7 +289,8 @@ static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int node
     fprintf(stderr, "simallreduce: out of memory\n");
     status = 1;
   }
-  if (status == 0 && o->nccl && sim_nccl_plan(&plan, &m, err, sizeof err) != 0) {
+  /* --export-tuner runs every candidate at each size, NCCL's own choice among them */
+  if (status == 0 && o->nccl && !o->export_tuner && sim_nccl_plan(&plan, &m, err, sizeof err) != 0) {
     fprintf(stderr, "simallreduce: %s\n", err);
     status = 1;
   }

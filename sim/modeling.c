@@ -69,7 +69,8 @@ void sim_model_point(const sim_model *m, sim_point *p)
   /* one of NCCL's algorithms at the choice it ran (a candidate of --export-tuner's may be
    * other than NCCL's own): the model of that choice */
   nccl_choice ch;
-  int at = p->nccl[0] && (sim_catalog_find(p->algo)->flags & AR_NCCL) && nccl_choice_parse(p->nccl, &ch) == 0;
+  const sim_algo_info *a = sim_catalog_find(p->algo);
+  int at = p->nccl[0] && a && (a->flags & AR_NCCL) && nccl_choice_parse(p->nccl, &ch) == 0;
   if ((at ? cost_predict_nccl_at(m->ctx, ch.algo, ch.proto, ch.channels, p->bytes, &r)
           : cost_predict(m->ctx, p->algo, p->bytes, &r)) == 0) {
     p->model_s = r.time_s;
