@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "algos/nccl_proto.h"
 #include "check_util.h"
@@ -174,6 +175,9 @@ START_TEST(bad_input_exits_2)
       {"--algo ring --proto LL", "--proto applies to NCCL's algorithms"},
       {"--algo nccl-ring --proto LL64", "unknown --proto"},
       {"--algo nccl --nccl-version 2.99.1", "unknown --nccl-version"},
+      {"--algo ring --export-tuner t.csv", "--export-tuner writes the choices among NCCL's algorithms"},
+      {"--algo nccl,nccl-ring --export-tuner t.csv", "it goes with --algo nccl alone"},
+      {"--algo nccl --export-tuner /nonexistent-dir/t.csv", "cannot write /nonexistent-dir/t.csv"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     cli_result r = cli_run(bad[i][0], 0);
@@ -181,6 +185,7 @@ START_TEST(bad_input_exits_2)
     ck_assert_msg(strstr(r.err, bad[i][1]) && cli_lines(r.err) == 1, "%s: %s", bad[i][0], r.err);
     cli_result_free(&r);
   }
+  ck_assert_int_ne(access("t.csv", F_OK), 0); /* refused before any file was written */
 }
 END_TEST
 
