@@ -151,7 +151,8 @@ $(BIN)/simcalib: $(B)/o/calib/main.o $(LAYERS)
 # simulate, with mpicc to measure; the same source. The simulated one also accounts the
 # links' traffic (runner/links.cpp, built with smpicxx).
 RUN_SRC := $(ALGO_SRC) $(RUNNER_SRC) $(COMMON_SRC)
-$(BIN)/ar_runner: $(call obj,smpi,$(RUN_SRC)) $(B)/smpi/runner/links.o $(B)/smpi/algos/ar_activity.o
+$(BIN)/ar_runner: $(call obj,smpi,$(RUN_SRC)) $(B)/smpi/runner/links.o $(B)/smpi/algos/ar_activity.o \
+                   $(B)/smpi/algos/ar_native_sg.o
 	@mkdir -p $(@D)
 	$(SMPICXX) $(CXXFLAGS) -o $@ $^ $(MPI_LIBS)
 

@@ -11,6 +11,7 @@
 #include "ar_dtype.h"
 #include "ar_parts.h"
 #include "ar_layout.h"
+#include "ar_native.h"
 #include "ar_phase.h"
 #include "ar_trace.h"
 #include "nccl_proto.h"
@@ -38,6 +39,7 @@ typedef struct {
   const struct nccl_topo *nccl;
   nccl_choice nccl_run;
   ar_arena *arena;         /* this rank's slots of the shared timing-mode buffers; may be NULL */
+  ar_native *native;       /* this rank's exchanges as SimGrid messages (ar_native.c); NULL: MPI */
 } ar_params;
 
 typedef int (*ar_fn)(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm,
@@ -116,6 +118,16 @@ size_t ar_pieces(size_t count, ar_dtype dt);
 int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
                 MPI_Comm comm, const ar_params *p);
 int ar_send(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p);
+
+#ifdef AR_SMPI
+/* Exchanges on mailboxes (ar_native.c): one rank's state for its world rank and SMPI's eager
+ * limit; whether an exchange on comm goes on mailboxes (p->native set, a communicator whose
+ * ranks map to world ranks); one exchange of bytes (either side MPI_PROC_NULL): 0 or SA_E*. */
+void ar_native_init(ar_native *n, int world_rank, long long detached_thresh);
+int ar_native_takes(MPI_Comm comm, const ar_params *p);
+int ar_native_sendrecv(const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rbytes, int src, MPI_Comm comm,
+                       const ar_params *p);
+#endif
 int ar_recv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p);
 int ar_isend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
              MPI_Request *r, int *nreq);

@@ -189,6 +189,18 @@ int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rc
   double t0 = ar_trace_start(p->trace);
   size_t ks = ar_pieces(scount, dt), kr = ar_pieces(rcount, dt);
   int rc = 0;
+#ifdef AR_SMPI
+  if (ar_native_takes(comm, p)) { /* the same messages, piece by piece, on mailboxes */
+    for (size_t i = 0; i < (ks > kr ? ks : kr) && rc == 0; i++) {
+      size_t sl, rl, so = piece(scount, dt, i, &sl), ro = piece(rcount, dt, i, &rl), es = ar_dtype_size(dt);
+      rc = ar_native_sendrecv(sbuf ? ar_cat(sbuf, so, dt) : NULL, sl * es, i < ks ? dest : MPI_PROC_NULL,
+                              rbuf ? ar_at(rbuf, ro, dt) : NULL, rl * es, i < kr ? src : MPI_PROC_NULL, comm, p);
+    }
+    ar_trace_step(p->trace, AR_EV_SENDRECV, t0, comm, msg_bytes(scount, dt, dest), dest, msg_bytes(rcount, dt, src),
+                  src);
+    return rc;
+  }
+#endif
   /* piece i of what goes out with piece i of what comes in; a side with fewer pieces sends
    * or receives nothing for the rest */
   for (size_t i = 0; i < (ks > kr ? ks : kr) && rc == 0; i++) {

@@ -370,6 +370,14 @@ int main(int argc, char **argv)
     goto out;
   }
   cfg.params.layout = &layout;
+#ifdef AR_SMPI
+  ar_native native;
+  long long eager;
+  if (ar_native_allowed(&eager)) {
+    ar_native_init(&native, rank, eager);
+    cfg.params.native = &native;
+  }
+#endif
   nccl_topo topo;
   int rc = nccl_setup(&cfg, &topo);
   if (rc != 0) {
