@@ -44,11 +44,13 @@ BIN ?= bin
 # ---- Dependencies: Debian packages by name. What the build and tests need is probed first
 # (pkg-config modules, commands), so that a machine that has it all, Debian or not, never
 # reaches apt-get.
+# the allocator simulations run on (lib/launch.c), where the loader finds it
+TCMALLOC  := $(shell /sbin/ldconfig -p 2>/dev/null | awk '/libtcmalloc_minimal\.so\.4 /{print $$NF; exit}')
 DEB_PKGS  := libsimgrid-dev libgsl-dev libcjson-dev libssl-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin \
-	     time bsdutils jq
+	     time bsdutils jq libtcmalloc-minimal4
 DEPS_HAVE := pkg-config --exists simgrid libcjson gsl libcrypto check && command -v smpicc && command -v smpirun && \
 	     command -v gnuplot && command -v mpicc && test -x /usr/bin/time && command -v script && \
-	     command -v jq
+	     command -v jq && test -n "$(TCMALLOC)"
 
 # ---- Sources by layer; each layer becomes one static library, so that a program or test
 # linking them takes only the objects it uses.
@@ -137,6 +139,7 @@ $(VERSION_H): FORCE
 	[ "$$(cat $@ 2>/dev/null)" = "$$line" ] || echo "$$line" >$@
 $(B)/o/sim/provenance.o: $(VERSION_H)
 $(B)/o/sim/provenance.o: CPPFLAGS += -I$(B)/gen
+$(B)/o/lib/launch.o: CPPFLAGS += -DSIM_TCMALLOC='"$(TCMALLOC)"'
 
 # ---- Programs
 $(BIN)/simallreduce: $(B)/o/sim/main.o $(LAYERS)

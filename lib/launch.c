@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spawn.h"
 #include "textfile.h"
@@ -35,6 +36,20 @@ static void add_reason(const char *log, char *err, size_t errlen)
   if (text && sim_simgrid_error(text, msg, sizeof msg) && used + 3 < errlen)
     snprintf(err + used, errlen - used, ": %s", msg);
   free(text);
+}
+
+/* The allocator the simulation runs on. SimGrid allocates and frees small objects for every
+ * message (activities, solver variables, routes); with gperftools' tcmalloc instead of the C
+ * library's malloc a 1024-rank ring took 15.5 s of wall time instead of 21 s, the same
+ * simulated time (the allocator decides nothing SimGrid computes). Where it was found when
+ * this was built (SIM_TCMALLOC, from the Makefile) and is still there; else the C library's. */
+static const char *malloc_preload(void)
+{
+#ifdef SIM_TCMALLOC
+  return SIM_TCMALLOC[0] && access(SIM_TCMALLOC, R_OK) == 0 ? SIM_TCMALLOC : NULL;
+#else
+  return NULL;
+#endif
 }
 
 int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
@@ -82,7 +97,7 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   }
   /* smpirun puts its own files under $TMPDIR (its -tmpdir option drops its argument in
    * SimGrid 3.32), so point that at the run's private directory. */
-  sim_spawn_opts so = {l->log, l->dir, l->tmpdir, l->tick, l->tick_arg, SIM_LAUNCH_TICK_MS};
+  sim_spawn_opts so = {l->log, l->dir, l->tmpdir, malloc_preload(), l->tick, l->tick_arg, SIM_LAUNCH_TICK_MS};
   int status = 0, rc = ok ? sim_spawn((char *const *)argv, &so, &status, err, errlen) : SA_ENOMEM;
   for (int i = 0; cfg && i < l->ncfg; i++)
     free(cfg[i]);

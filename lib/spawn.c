@@ -61,6 +61,8 @@ static void exec_program(char *const argv[], const sim_spawn_opts *o, int log_fd
   }
   if (o->tmpdir)
     setenv("TMPDIR", o->tmpdir, 1);
+  if (o->preload)
+    setenv("LD_PRELOAD", o->preload, 0); /* a user's own preload wins */
   if (o->dir && chdir(o->dir) != 0) {
     fprintf(stderr, "cannot enter %s: %s\n", o->dir, strerror(errno));
     _exit(EXEC_FAILED);
