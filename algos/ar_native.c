@@ -7,8 +7,13 @@
  * simulated time to the last bit. What SimGrid simulates stays
  * the same: the message SMPI would start, with SMPI's 16-byte envelope added to its size
  * (smpi_request.cpp, Request::start, SimGrid 3.32), sent after the receive is posted, the
- * send posted first as MPI_Sendrecv posts it, detached (the sender goes on at once) below
- * smpi/send-is-detached-thresh, rendezvous above. Only used when SMPI would add no time of
+ * send posted first as MPI_Sendrecv posts it, eager (the sender goes on at once) below
+ * smpi/send-is-detached-thresh, rendezvous above. An eager message is not detached in
+ * SimGrid's sense, as SMPI detaches it: SimGrid 3.32 keeps every detached message in one
+ * list and walks it to remove each one that ends (CommImpl::finish), a cost quadratic in the
+ * messages in flight (16384 ranks sending 16 KiB each at once). The sender keeps it, its
+ * receiver marks it when it has it, and the sender's next exchange collects it with a wait
+ * that returns at once. Only used when SMPI would add no time of
  * its own around a message (smpi/os, smpi/ois, smpi/or zero, smpi/async-small-thresh 0:
  * ar_native_allowed), on the communicators whose ranks map to world ranks without a call
  * (the world, the layout's node and cross ones); anything else goes through MPI.
@@ -28,27 +33,61 @@
 /* SMPI's envelope: tag, source and communicator travel with every message. */
 #define ENVELOPE_BYTES 16
 
-/* A real message: its bytes, copied when sent. */
+/* What a message carries: for real data its bytes, copied when sent; for an eager one the
+ * mark its receiver sets once it has it, so that its sender collects it without waiting. */
 typedef struct {
+  int eager, done;
   size_t bytes;
   unsigned char data[];
 } payload;
 
-/* What a timing-mode message carries: SimGrid sends no null payload, and the bytes are not
- * real. */
-static char no_data;
-
-void ar_native_drop(void *pl)
-{
-  if (pl != &no_data)
-    free(pl);
-}
+/* What a timing-mode rendezvous message carries: SimGrid sends no null payload, and there
+ * is nothing to carry or to mark. */
+static payload no_data;
 
 void ar_native_init(ar_native *n, int world_rank, long long detached_thresh)
 {
   memset(n, 0, sizeof *n);
   n->rank = world_rank;
   n->detached_thresh = detached_thresh;
+}
+
+/* Keeps an eager message to collect once its receiver has it. */
+static int keep_eager(ar_native *n, sg_comm_t c, payload *pl)
+{
+  if (n->neager == n->maxeager) {
+    int more = n->maxeager ? 2 * n->maxeager : 8;
+    sg_comm_t *e = realloc(n->eager, sizeof *e * (size_t)more);
+    void **m = e ? realloc(n->eager_pl, sizeof *m * (size_t)more) : NULL;
+    if (e)
+      n->eager = e;
+    if (!m)
+      return SA_ENOMEM;
+    n->eager_pl = m;
+    n->maxeager = more;
+  }
+  n->eager[n->neager] = c;
+  n->eager_pl[n->neager++] = pl;
+  return 0;
+}
+
+/* Collects the eager messages their receivers have: their wait returns at once, and is
+ * what takes them off this rank's list of activities in SimGrid (a test would leave them
+ * there, and the list grows with every message). */
+static void collect_eager(ar_native *n)
+{
+  int kept = 0;
+  for (int i = 0; i < n->neager; i++) {
+    payload *pl = n->eager_pl[i];
+    if (pl->done) {
+      sg_comm_wait(n->eager[i]);
+      free(pl);
+    } else {
+      n->eager[kept] = n->eager[i];
+      n->eager_pl[kept++] = pl;
+    }
+  }
+  n->neager = kept;
 }
 
 /* Communicator classes with known rank maps. */
@@ -90,22 +129,28 @@ static sg_mailbox_t box(ar_native *n, int src, int dst, int c)
 }
 
 /* Posts one message of bytes from buf (NULL in timing mode: nothing to carry). Returns the
- * message to wait for, or NULL when it went detached. */
+ * message to wait for, or NULL when it went eager. */
 static sg_comm_t post_send(ar_native *n, sg_mailbox_t mb, const void *buf, size_t bytes, int real, int *rc)
 {
-  void *pl = &no_data;
-  if (real) {
-    payload *m = malloc(sizeof *m + bytes);
-    if (!m) {
+  int eager = (long long)bytes < n->detached_thresh;
+  payload *pl = &no_data;
+  if (real || eager) {
+    size_t carried = real ? bytes : 0;
+    if (!(pl = malloc(sizeof *pl + carried))) {
       *rc = SA_ENOMEM;
       return NULL;
     }
-    m->bytes = bytes;
-    if (bytes)
-      memcpy(m->data, buf, bytes);
-    pl = m;
+    pl->eager = eager;
+    pl->done = 0;
+    pl->bytes = bytes;
+    if (carried)
+      memcpy(pl->data, buf, carried);
   }
-  return ar_native_put(mb, pl, (long)(bytes + ENVELOPE_BYTES), (long long)bytes < n->detached_thresh);
+  sg_comm_t c = ar_native_put(mb, pl, (long)(bytes + ENVELOPE_BYTES));
+  if (!eager)
+    return c;
+  *rc = keep_eager(n, c, pl);
+  return NULL;
 }
 
 int ar_native_takes(MPI_Comm comm, const ar_params *p)
@@ -140,15 +185,27 @@ int ar_native_sendrecv(const void *sbuf, size_t sbytes, int dest, void *rbuf, si
     comms[nc++] = ar_native_get(box(n, from, me, c), &got);
   if (nc)
     sg_comm_wait_all(comms, nc);
-  if (got && got != &no_data) {
-    payload *pl = got;
-    if (pl->bytes != rbytes)
-      rc = SA_EMPI; /* MPI would have failed the receive: the algorithm is wrong */
-    else if (rbytes)
-      memcpy(rbuf, pl->data, rbytes);
-  }
-  ar_native_drop(got);
+  if (n->neager)
+    collect_eager(n);
+  payload *pl = got;
+  if (pl && real && pl->bytes != rbytes)
+    rc = SA_EMPI; /* MPI would have failed the receive: the algorithm is wrong */
+  else if (pl && real && rbytes)
+    memcpy(rbuf, pl->data, rbytes);
+  if (pl && pl->eager)
+    pl->done = 1; /* its sender frees it */
+  else if (pl != &no_data)
+    free(pl);
   return rc;
+}
+
+void ar_native_free(ar_native *n)
+{
+  collect_eager(n);
+  free(n->eager);
+  free(n->eager_pl);
+  n->eager = NULL;
+  n->eager_pl = NULL;
 }
 #else
 /* A real MPI run exchanges through MPI: nothing here. */

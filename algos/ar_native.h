@@ -11,10 +11,14 @@
 
 #define AR_NATIVE_BOXES 8
 
-/* One rank's state: its world rank, SMPI's eager limit and the mailboxes it used last. */
+/* One rank's state: its world rank, SMPI's eager limit, the mailboxes it used last, and its
+ * eager messages still to collect (ar_native.c). */
 typedef struct ar_native {
   int rank;
   long long detached_thresh;
+  sg_comm_t *eager;
+  void **eager_pl; /* what each carries: the receiver marks it */
+  int neager, maxeager;
   int nbox, next;
   struct {
     int src, dst, cls;
@@ -35,13 +39,11 @@ extern "C" {
 int ar_native_allowed(long long *detached_thresh);
 
 #ifdef AR_SMPI
-/* A message of `bytes` simulated bytes carrying the pointer payload to mailbox mb: detached
- * (NULL returned: the sender goes on) or to wait for. A receive of one such pointer into
- * *payload. Both with the reference the C interface's waits release. */
-sg_comm_t ar_native_put(sg_mailbox_t mb, void *payload, long bytes, int detached);
+/* A message of `bytes` simulated bytes carrying the pointer payload to mailbox mb, and a
+ * receive of one such pointer into *payload, both started, each with the reference the C
+ * interface's waits and tests release. */
+sg_comm_t ar_native_put(sg_mailbox_t mb, void *payload, long bytes);
 sg_comm_t ar_native_get(sg_mailbox_t mb, void **payload);
-/* Frees what a message carried (ar_native.c): nothing for a timing-mode message. */
-void ar_native_drop(void *payload);
 #endif
 
 #ifdef __cplusplus

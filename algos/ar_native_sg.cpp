@@ -51,15 +51,11 @@ int ar_native_allowed(long long* detached_thresh)
   return verdict;
 }
 
-sg_comm_t ar_native_put(sg_mailbox_t mb, void* payload, long bytes, int detached)
+sg_comm_t ar_native_put(sg_mailbox_t mb, void* payload, long bytes)
 {
   sg4::CommPtr comm = mb->put_init(payload, bytes)->set_copy_data_callback(&sg4::Comm::copy_pointer_callback);
-  if (detached) {
-    comm->detach([](void* pl) { ar_native_drop(pl); }); /* on failure only: the receiver frees it */
-    return nullptr;
-  }
   comm->start();
-  comm->add_ref(); /* the C interface's reference, released by its waits */
+  comm->add_ref(); /* the C interface's reference, released by its waits and tests */
   return comm.get();
 }
 

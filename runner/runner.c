@@ -392,6 +392,10 @@ int main(int argc, char **argv)
   runner_trace_close(tr);
   if (cfg.params.nccl)
     nccl_topo_free(&topo);
+#ifdef AR_SMPI
+  if (cfg.params.native)
+    ar_native_free(&native);
+#endif
   ar_layout_free(&layout);
 out:
   runner_config_free(&cfg);
