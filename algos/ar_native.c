@@ -4,22 +4,24 @@
  * Why: SMPI spends much of a message's wall time on requests, matching, datatype handling
  * and reading the CPU clock around each call: a 1024-rank ring of 256 MiB (128 nodes of 8
  * H100) took 27.8 s of wall time through MPI_Sendrecv, 17.9 s on mailboxes, with the same
- * simulated time to the last bit. What SimGrid simulates stays
- * the same: the message SMPI would start, with SMPI's 16-byte envelope added to its size
- * (smpi_request.cpp, Request::start, SimGrid 3.32), sent after the receive is posted, the
- * send posted first as MPI_Sendrecv posts it, eager (the sender goes on at once) below
- * smpi/send-is-detached-thresh, rendezvous above. An eager message is not detached in
- * SimGrid's sense, as SMPI detaches it: SimGrid 3.32 keeps every detached message in one
- * list and walks it to remove each one that ends (CommImpl::finish), a cost quadratic in the
- * messages in flight (16384 ranks sending 16 KiB each at once). The sender keeps it, its
- * receiver marks it when it has it, and the sender's next exchange collects it with a wait
- * that returns at once. Only used when SMPI would add no time of
- * its own around a message (smpi/os, smpi/ois, smpi/or zero, smpi/async-small-thresh 0:
- * ar_native_allowed), on the communicators whose ranks map to world ranks without a call
- * (the world, the layout's node and cross ones); anything else goes through MPI.
- * Mailbox order is MPI's non-overtaking order: one mailbox per sender, receiver and
- * communicator, and both sides of every exchange go through here. Real data travels as a
- * copy taken when the message is posted (SMPI copies a detached message the same way). */
+ * simulated time to the last bit.
+ *
+ * What SimGrid simulates stays the same: the message SMPI would start, with SMPI's 16-byte
+ * envelope added to its size (smpi_request.cpp, Request::start, SimGrid 3.32), the send
+ * posted before the receive as MPI_Sendrecv posts them, eager (the sender goes on at once)
+ * below smpi/send-is-detached-thresh, rendezvous above. One mailbox per sender, receiver and
+ * communicator keeps MPI's non-overtaking order; both sides of every exchange come through
+ * here. Real data travels as a copy taken when the message is posted, as SMPI copies an
+ * eager one. Only used when SMPI would add no time of its own around a message (smpi/os,
+ * smpi/ois, smpi/or zero, smpi/async-small-thresh 0: ar_native_allowed), and on the
+ * communicators whose ranks map to world ranks without a call (the world, the layout's node
+ * and cross ones); anything else goes through MPI.
+ *
+ * An eager message is not detached in SimGrid's sense, as SMPI detaches it: SimGrid 3.32
+ * keeps every detached message in one list and walks it to remove each one that ends
+ * (CommImpl::finish), a cost quadratic in the messages in flight (16384 ranks sending
+ * 16 KiB each at once). The sender keeps it, its receiver marks it when it has it, and the
+ * sender's next exchange collects it with a wait that returns at once. */
 #include "ar.h"
 
 #ifdef AR_SMPI
