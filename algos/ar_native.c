@@ -59,17 +59,14 @@ static int keep_eager(ar_native *n, sg_comm_t c, payload *pl)
 {
   if (n->neager == n->maxeager) {
     int more = n->maxeager ? 2 * n->maxeager : 8;
-    sg_comm_t *e = realloc(n->eager, sizeof *e * (size_t)more);
-    void **m = e ? realloc(n->eager_pl, sizeof *m * (size_t)more) : NULL;
-    if (e)
-      n->eager = e;
-    if (!m)
+    void *e = realloc(n->eager, sizeof *n->eager * (size_t)more);
+    if (!e)
       return SA_ENOMEM;
-    n->eager_pl = m;
+    n->eager = e;
     n->maxeager = more;
   }
-  n->eager[n->neager] = c;
-  n->eager_pl[n->neager++] = pl;
+  n->eager[n->neager].comm = c;
+  n->eager[n->neager++].carried = pl;
   return 0;
 }
 
@@ -80,13 +77,12 @@ static void collect_eager(ar_native *n)
 {
   int kept = 0;
   for (int i = 0; i < n->neager; i++) {
-    payload *pl = n->eager_pl[i];
+    payload *pl = n->eager[i].carried;
     if (pl->done) {
-      sg_comm_wait(n->eager[i]);
+      sg_comm_wait(n->eager[i].comm);
       free(pl);
     } else {
-      n->eager[kept] = n->eager[i];
-      n->eager_pl[kept++] = pl;
+      n->eager[kept++] = n->eager[i];
     }
   }
   n->neager = kept;
@@ -205,9 +201,7 @@ void ar_native_free(ar_native *n)
 {
   collect_eager(n);
   free(n->eager);
-  free(n->eager_pl);
   n->eager = NULL;
-  n->eager_pl = NULL;
 }
 #else
 /* A real MPI run exchanges through MPI: nothing here. */

@@ -1,5 +1,5 @@
 /* ar_native.h: exchanges as SimGrid messages under SMPI, timed as SMPI times them
- * (ar_native.c), and when SimGrid's settings allow them (ar_native_cfg.cpp). */
+ * (ar_native.c), and when SimGrid's settings allow them (ar_native_sg.cpp). */
 #ifndef AR_NATIVE_H
 #define AR_NATIVE_H
 
@@ -16,8 +16,10 @@
 typedef struct ar_native {
   int rank;
   long long detached_thresh;
-  sg_comm_t *eager;
-  void **eager_pl; /* what each carries: the receiver marks it */
+  struct {
+    sg_comm_t comm;
+    void *carried; /* what it carries: its receiver marks it */
+  } *eager;
   int neager, maxeager;
   int nbox, next;
   struct {
