@@ -126,29 +126,22 @@ static sg_mailbox_t box(ar_native *n, int src, int dst, int c)
   return mb;
 }
 
-/* Posts one message of bytes from buf (NULL in timing mode: nothing to carry). Returns the
- * message to wait for, or NULL when it went eager. */
-static sg_comm_t post_send(ar_native *n, sg_mailbox_t mb, const void *buf, size_t bytes, int real, int *rc)
+/* What one message of bytes from buf carries (NULL in timing mode: nothing to carry):
+ * &no_data for a timing-mode rendezvous one, else a copy its receiver or sender frees. */
+static payload *carried(const void *buf, size_t bytes, int eager, int real)
 {
-  int eager = (long long)bytes < n->detached_thresh;
-  payload *pl = &no_data;
-  if (real || eager) {
-    size_t carried = real ? bytes : 0;
-    if (!(pl = malloc(sizeof *pl + carried))) {
-      *rc = SA_ENOMEM;
-      return NULL;
-    }
-    pl->eager = eager;
-    pl->done = 0;
-    pl->bytes = bytes;
-    if (carried)
-      memcpy(pl->data, buf, carried);
-  }
-  sg_comm_t c = ar_native_put(mb, pl, (long)(bytes + ENVELOPE_BYTES));
-  if (!eager)
-    return c;
-  *rc = keep_eager(n, c, pl);
-  return NULL;
+  if (!real && !eager)
+    return &no_data;
+  size_t n = real ? bytes : 0;
+  payload *pl = malloc(sizeof *pl + n);
+  if (!pl)
+    return NULL;
+  pl->eager = eager;
+  pl->done = 0;
+  pl->bytes = bytes;
+  if (n)
+    memcpy(pl->data, buf, n);
+  return pl;
 }
 
 int ar_native_takes(MPI_Comm comm, const ar_params *p)
@@ -170,17 +163,21 @@ int ar_native_sendrecv(const void *sbuf, size_t sbytes, int dest, void *rbuf, si
       memmove(rbuf, sbuf, sbytes < rbytes ? sbytes : rbytes);
     return 0;
   }
-  int rc = 0, real = p->real_data;
-  sg_comm_t comms[2];
+  int rc = 0, real = p->real_data, eager = to >= 0 && (long long)sbytes < n->detached_thresh;
+  payload *out = NULL;
+  if (to >= 0 && !(out = carried(sbuf, sbytes, eager, real)))
+    return SA_ENOMEM;
+  sg_comm_t put = NULL, get = NULL, comms[2];
   size_t nc = 0;
   void *got = NULL;
-  if (to >= 0) {
-    sg_comm_t s = post_send(n, box(n, me, to, c), sbuf, sbytes, real, &rc);
-    if (s)
-      comms[nc++] = s;
-  }
-  if (rc == 0 && from >= 0)
-    comms[nc++] = ar_native_get(box(n, from, me, c), &got);
+  ar_native_start(to >= 0 ? box(n, me, to, c) : NULL, out, (long)(sbytes + ENVELOPE_BYTES), &put,
+                  from >= 0 ? box(n, from, me, c) : NULL, &got, &get);
+  if (put && eager)
+    rc = keep_eager(n, put, out);
+  else if (put)
+    comms[nc++] = put;
+  if (get)
+    comms[nc++] = get;
   if (nc)
     sg_comm_wait_all(comms, nc);
   if (n->neager)

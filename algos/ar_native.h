@@ -41,11 +41,12 @@ extern "C" {
 int ar_native_allowed(long long *detached_thresh);
 
 #ifdef AR_SMPI
-/* A message of `bytes` simulated bytes carrying the pointer payload to mailbox mb, and a
- * receive of one such pointer into *payload, both started, each with the reference the C
- * interface's waits and tests release. */
-sg_comm_t ar_native_put(sg_mailbox_t mb, void *payload, long bytes);
-sg_comm_t ar_native_get(sg_mailbox_t mb, void **payload);
+/* One exchange's messages, started together in one call into SimGrid's kernel: when
+ * put_mb is set, a message of `bytes` simulated bytes carrying the pointer payload to it
+ * (into *put); then, when get_mb is set, a receive of one such pointer into *got (into
+ * *get). Each message holds the reference the C interface's waits release. */
+void ar_native_start(sg_mailbox_t put_mb, void *payload, long bytes, sg_comm_t *put, sg_mailbox_t get_mb, void **got,
+                     sg_comm_t *get);
 #endif
 
 #ifdef __cplusplus

@@ -16,6 +16,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
+#include <simgrid/simix.hpp>
 #include <xbt/config.hpp>
 
 #include <cstdlib>
@@ -51,19 +52,33 @@ int ar_native_allowed(long long* detached_thresh)
   return verdict;
 }
 
-sg_comm_t ar_native_put(sg_mailbox_t mb, void* payload, long bytes)
+void ar_native_start(sg_mailbox_t put_mb, void* payload, long bytes, sg_comm_t* put, sg_mailbox_t get_mb, void** got,
+                     sg_comm_t* get)
 {
-  sg4::CommPtr comm = mb->put_init(payload, bytes)->set_copy_data_callback(&sg4::Comm::copy_pointer_callback);
-  comm->start();
-  comm->add_ref(); /* the C interface's reference, released by its waits and tests */
-  return comm.get();
+  /* Made here, in the rank's own context, so that each names the rank as its sender or
+   * receiver; started below in one step of the kernel's (each start is a kernel call of its
+   * own otherwise, and a rank's every kernel call costs a switch to the kernel and back). */
+  sg4::CommPtr out;
+  sg4::CommPtr in;
+  if (put_mb)
+    out = put_mb->put_init(payload, bytes)->set_copy_data_callback(&sg4::Comm::copy_pointer_callback);
+  if (get_mb)
+    in = get_mb->get_init()->set_dst_data(got, sizeof(void*))->set_copy_data_callback(
+        &sg4::Comm::copy_pointer_callback);
+  simgrid::kernel::actor::simcall_answered([&out, &in] {
+    if (out) /* the send first, as MPI_Sendrecv posts it */
+      out->start();
+    if (in)
+      in->start();
+  });
+  /* the C interface's references, released by its waits */
+  if (out) {
+    out->add_ref();
+    *put = out.get();
+  }
+  if (in) {
+    in->add_ref();
+    *get = in.get();
+  }
 }
 
-sg_comm_t ar_native_get(sg_mailbox_t mb, void** payload)
-{
-  sg4::CommPtr comm = mb->get_init()->set_dst_data(payload, sizeof(void*))->set_copy_data_callback(
-      &sg4::Comm::copy_pointer_callback);
-  comm->start();
-  comm->add_ref();
-  return comm.get();
-}
