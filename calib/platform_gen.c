@@ -9,6 +9,7 @@
  * itself in a star with no links is empty, so nothing is added to the paths written here. */
 #include "platform_gen.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/sa_error.h"
@@ -24,35 +25,44 @@ static void links(FILE *f, const char *indent, const cal_topo *t, const cal_path
   }
 }
 
+static int some_links(FILE *f, const cal_topo *t, int node)
+{
+  int n = node < 0 ? cal_topo_fabric_links(t, NULL, 0) : cal_topo_node_links(t, node, NULL, 0);
+  cal_hop *h = malloc(sizeof *h * (size_t)(n > 0 ? n : 1));
+  if (!h)
+    return SA_ENOMEM;
+  n = node < 0 ? cal_topo_fabric_links(t, h, n) : cal_topo_node_links(t, node, h, n);
+  for (int k = 0; k < n; k++) {
+    char name[64];
+    double bw, lat;
+    cal_topo_link_name(t, &h[k], name, sizeof name);
+    cal_topo_link_rate(t, &h[k], &bw, &lat);
+    fprintf(f, "      <link id=\"%s\" bandwidth=\"%.12gBps\" latency=\"%.12gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", name,
+            bw, lat);
+  }
+  free(h);
+  return 0;
+}
+
 /* Every link, first thing in the world zone, in a zone of its own: SimGrid wants a link
  * declared before a route names it, a zone's links after its child zones, and finds a link
  * by name by walking the zones in order, so links in the first zone are found at once where
  * links among 16384 GPU zones cost a walk through them each (SimGrid 3.32: 17 s to load 2048
  * nodes x 8 GPUs, 1 s with the links first). */
-static void all_links(FILE *f, const cal_topo *t)
+static int all_links(FILE *f, const cal_topo *t)
 {
-  char name[64];
-  cal_hop h[4096];
+  int rc = 0;
   fprintf(f, "    <zone id=\"links\" routing=\"None\">\n");
-  for (int i = -1; i < t->nodes; i++) {
-    int n = i < 0 ? cal_topo_fabric_links(t, h, (int)(sizeof h / sizeof h[0]))
-                  : cal_topo_node_links(t, i, h, (int)(sizeof h / sizeof h[0]));
-    for (int k = 0; k < n && k < (int)(sizeof h / sizeof h[0]); k++) {
-      double bw, lat;
-      cal_topo_link_name(t, &h[k], name, sizeof name);
-      cal_topo_link_rate(t, &h[k], &bw, &lat);
-      fprintf(f, "      <link id=\"%s\" bandwidth=\"%.12gBps\" latency=\"%.12gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
-              name, bw, lat);
-    }
-  }
+  for (int i = -1; i < t->nodes && rc == 0; i++)
+    rc = some_links(f, t, i);
   fprintf(f, "    </zone>\n");
+  return rc;
 }
 
-static void host(FILE *f, const cal_topo *t, const cal_platform_spec *s, int i, int j)
+static void host(FILE *f, const char *indent, const cal_platform_spec *s, int i, int j)
 {
-  (void)t;
-  fprintf(f, "      <zone id=\"z-node%d-gpu%d\" routing=\"Cluster\"><host id=\"node%d-gpu%d\" speed=\"%.9gf\">", i, j, i, j,
-          s->host_speed > 0 ? s->host_speed : 1e12);
+  fprintf(f, "%s<zone id=\"z-node%d-gpu%d\" routing=\"Cluster\"><host id=\"node%d-gpu%d\" speed=\"%.9gf\">", indent, i,
+          j, i, j, s->host_speed > 0 ? s->host_speed : 1e12);
   fprintf(f, "<prop id=\"node\" value=\"%d\"/>", i);
   if (s->recv_overhead)
     fprintf(f, "<prop id=\"smpi/or\" value=\"%s\"/>", s->recv_overhead);
@@ -70,11 +80,14 @@ static int bypass_in(const cal_topo *t, int l, int i, int j, int k)
   return j != k && (l >= 0 ? lj == l && lk == l : lj != lk);
 }
 
-/* The intra-node bypass routes of zone l, both directions. */
-static void bypasses(FILE *f, const cal_topo *t, int l, const char *indent)
+/* Is node i in unit u (-1: any)? */
+static int in_unit(const cal_topo *t, int i, int u) { return u < 0 || cal_topo_unit_of(t, i) == u; }
+
+/* The intra-node bypass routes of zone l (in unit u of it, -1 all), both directions. */
+static void bypasses(FILE *f, const cal_topo *t, int l, int u, const char *indent)
 {
   for (int i = 0; i < t->nodes; i++)
-    for (int j = 0; j < t->gpus; j++)
+    for (int j = 0; j < t->gpus && in_unit(t, i, u); j++)
       for (int k = 0; k < t->gpus; k++) {
         if (!bypass_in(t, l, i, j, k))
           continue;
@@ -88,26 +101,68 @@ static void bypasses(FILE *f, const cal_topo *t, int l, const char *indent)
       }
 }
 
-static void leaf(FILE *f, const cal_topo *t, const cal_platform_spec *s, int l)
+/* The GPUs of leaf l in unit u (-1: all), each joined through its NIC to the switch `sw` (a
+ * router in a zone of its own, `sw`-switch), and their bypass routes: a leaf, or a unit of
+ * one (topo.h). */
+static void star(FILE *f, const cal_topo *t, const cal_platform_spec *s, int l, int u, const char *sw,
+                 const char *indent)
 {
-  fprintf(f, "    <zone id=\"leaf%d\" routing=\"DijkstraCache\">\n", l);
   for (int i = 0; i < t->nodes; i++)
-    for (int j = 0; j < t->gpus; j++)
+    for (int j = 0; j < t->gpus && in_unit(t, i, u); j++)
       if (cal_topo_leaf_of(t, i, j) == l)
-        host(f, t, s, i, j);
-  fprintf(f, "      <zone id=\"leaf%d-switch\" routing=\"None\"><router id=\"leaf%d-sw\"/></zone>\n", l, l);
+        host(f, indent, s, i, j);
+  fprintf(f, "%s<zone id=\"%s-switch\" routing=\"None\"><router id=\"%s-sw\"/></zone>\n", indent, sw, sw);
   for (int i = 0; i < t->nodes; i++)
-    for (int j = 0; j < t->gpus; j++) {
+    for (int j = 0; j < t->gpus && in_unit(t, i, u); j++) {
       if (cal_topo_leaf_of(t, i, j) != l)
         continue;
       cal_path p;
       cal_topo_to_nic(t, i, j, &p);
-      fprintf(f, "      <zoneRoute src=\"z-node%d-gpu%d\" dst=\"leaf%d-switch\" gw_src=\"node%d-gpu%d\" gw_dst=\"leaf%d-sw\">",
-              i, j, l, i, j, l);
+      fprintf(f, "%s<zoneRoute src=\"z-node%d-gpu%d\" dst=\"%s-switch\" gw_src=\"node%d-gpu%d\" gw_dst=\"%s-sw\">",
+              indent, i, j, sw, i, j, sw);
       links(f, "", t, &p);
       fprintf(f, "</zoneRoute>\n");
     }
-  bypasses(f, t, l, "      ");
+  bypasses(f, t, l, u, indent);
+}
+
+/* Leaf l: one star, or (units) a full zone of unit stars and the leaf's switch, each unit's
+ * link between it and the rest. */
+static void leaf(FILE *f, const cal_topo *t, const cal_platform_spec *s, int l)
+{
+  char sw[64];
+  int units = cal_topo_units(t);
+  snprintf(sw, sizeof sw, "leaf%d", l);
+  if (units == 1) {
+    fprintf(f, "    <zone id=\"leaf%d\" routing=\"DijkstraCache\">\n", l);
+    star(f, t, s, l, -1, sw, "      ");
+    fprintf(f, "    </zone>\n");
+    return;
+  }
+  fprintf(f, "    <zone id=\"leaf%d\" routing=\"Full\">\n", l);
+  for (int u = 0; u < units; u++) {
+    char usw[64];
+    snprintf(usw, sizeof usw, "leaf%d-unit%d", l, u);
+    fprintf(f, "      <zone id=\"leaf%d-unit%d\" routing=\"DijkstraCache\">\n", l, u);
+    star(f, t, s, l, u, usw, "        ");
+    fprintf(f, "      </zone>\n");
+  }
+  fprintf(f, "      <zone id=\"leaf%d-switch\" routing=\"None\"><router id=\"leaf%d-sw\"/></zone>\n", l, l);
+  for (int u = 0; u < units; u++) {
+    cal_path p = {1, {{CAL_LK_UNIT, -1, l, u, 1}}};
+    fprintf(f, "      <zoneRoute src=\"leaf%d-unit%d\" dst=\"leaf%d-switch\" gw_src=\"leaf%d-unit%d-sw\" gw_dst=\"leaf%d-sw\">",
+            l, u, l, l, u, l);
+    links(f, "", t, &p);
+    fprintf(f, "</zoneRoute>\n");
+    for (int v = u + 1; v < units; v++) {
+      cal_path q = {2, {{CAL_LK_UNIT, -1, l, u, 1}, {CAL_LK_UNIT, -1, l, v, 0}}};
+      fprintf(f, "      <zoneRoute src=\"leaf%d-unit%d\" dst=\"leaf%d-unit%d\" gw_src=\"leaf%d-unit%d-sw\" "
+                 "gw_dst=\"leaf%d-unit%d-sw\">",
+              l, u, l, v, l, u, l, v);
+      links(f, "", t, &q);
+      fprintf(f, "</zoneRoute>\n");
+    }
+  }
   fprintf(f, "    </zone>\n");
 }
 
@@ -123,7 +178,9 @@ int cal_platform_xml(FILE *f, const cal_topo *t, const cal_platform_spec *s)
              "    <prop id=\"network/crosstraffic\" value=\"0\"/>\n  </config>\n",
           s->bw_factor ? s->bw_factor : "0:1", s->lat_factor ? s->lat_factor : "0:1");
   fprintf(f, "  <zone id=\"world\" routing=\"Full\">\n");
-  all_links(f, t);
+  int rc = all_links(f, t);
+  if (rc)
+    return rc;
   int leaves = cal_topo_leaves(t);
   for (int l = 0; l < leaves; l++)
     leaf(f, t, s, l);
@@ -134,7 +191,7 @@ int cal_platform_xml(FILE *f, const cal_topo *t, const cal_platform_spec *s)
       links(f, "", t, &p);
       fprintf(f, "</zoneRoute>\n");
     }
-  bypasses(f, t, -1, "    ");
+  bypasses(f, t, -1, -1, "    ");
   fprintf(f, "  </zone>\n</platform>\n");
   return ferror(f) ? SA_EIO : 0;
 }

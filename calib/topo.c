@@ -99,6 +99,31 @@ int cal_topo_leaf_of(const cal_topo *t, int node, int gpu)
   return t->rails ? cal_topo_nic_of(t, gpu) : node / t->nodes_per_leaf;
 }
 
+/* Nodes per unit: nodes_per_leaf, or more where that would make over MAX_UNITS units (the
+ * units of a leaf are joined pair by pair in the file). */
+#define MAX_UNITS 256
+static int unit_size(const cal_topo *t)
+{
+  int least = (t->nodes + MAX_UNITS - 1) / MAX_UNITS;
+  return t->nodes_per_leaf > least ? t->nodes_per_leaf : least;
+}
+
+int cal_topo_units(const cal_topo *t)
+{
+  return t->rails && t->fabric == CAL_FABRIC_FATTREE && t->nodes > t->nodes_per_leaf
+             ? (t->nodes + unit_size(t) - 1) / unit_size(t)
+             : 1;
+}
+
+int cal_topo_unit_of(const cal_topo *t, int node) { return cal_topo_units(t) > 1 ? node / unit_size(t) : 0; }
+
+/* Nodes in unit u (one NIC each on a rail). */
+static int unit_nodes(const cal_topo *t, int u)
+{
+  int n = t->nodes - u * unit_size(t);
+  return n < unit_size(t) ? n : unit_size(t);
+}
+
 /* NICs attached to leaf l: what its uplink carries at most, before oversubscription. */
 static int leaf_nics(const cal_topo *t, int l)
 {
@@ -125,6 +150,7 @@ void cal_topo_link_name(const cal_topo *t, const cal_hop *h, char *buf, size_t l
   case CAL_LK_SOCKET: snprintf(buf, len, "node%d-%s", h->node, t->node == CAL_NODE_DGX1 ? "qpi" : "upi"); break;
   case CAL_LK_NIC: snprintf(buf, len, "node%d-nic%d", h->node, h->a); break;
   case CAL_LK_UPLINK: snprintf(buf, len, "leaf%d-up", h->a); break;
+  case CAL_LK_UNIT: snprintf(buf, len, "leaf%d-unit%d-up", h->a, h->b); break;
   }
 }
 
@@ -138,6 +164,7 @@ void cal_topo_link_rate(const cal_topo *t, const cal_hop *h, double *bw, double 
   case CAL_LK_SOCKET: *bw = t->socket_bw, *lat = t->socket_lat; break;
   case CAL_LK_NIC: *bw = t->nic_bw, *lat = t->nic_lat; break;
   case CAL_LK_UPLINK: *bw = leaf_nics(t, h->a) * t->nic_bw / t->oversub, *lat = t->uplink_lat; break;
+  case CAL_LK_UNIT: *bw = unit_nodes(t, h->b) * t->nic_bw, *lat = 0; break;
   }
 }
 
@@ -180,9 +207,14 @@ int cal_topo_node_links(const cal_topo *t, int node, cal_hop *out, int max)
 
 int cal_topo_fabric_links(const cal_topo *t, cal_hop *out, int max)
 {
-  int n = 0, leaves = cal_topo_leaves(t);
-  for (int l = 0; leaves > 1 && l < leaves && n < max; l++)
-    out[n++] = (cal_hop){CAL_LK_UPLINK, -1, l, 0, 1};
+  int n = 0, leaves = cal_topo_leaves(t), units = cal_topo_units(t);
+  for (int l = 0; leaves > 1 && l < leaves; l++, n++)
+    if (n < max)
+      out[n] = (cal_hop){CAL_LK_UPLINK, -1, l, 0, 1};
+  for (int l = 0; units > 1 && l < leaves; l++)
+    for (int u = 0; u < units; u++, n++)
+      if (n < max)
+        out[n] = (cal_hop){CAL_LK_UNIT, -1, l, u, 1};
   return n;
 }
 
@@ -241,10 +273,15 @@ void cal_topo_route(const cal_topo *t, int a, int j, int b, int k, cal_path *p)
   cal_path back;
   cal_topo_to_nic(t, a, j, p);
   int la = cal_topo_leaf_of(t, a, j), lb = cal_topo_leaf_of(t, b, k);
+  int ua = cal_topo_unit_of(t, a), ub = cal_topo_unit_of(t, b), units = cal_topo_units(t) > 1;
+  if (units && (la != lb || ua != ub))
+    add(p, CAL_LK_UNIT, -1, la, ua, 1);
   if (la != lb) {
     add(p, CAL_LK_UPLINK, -1, la, 0, 1);
     add(p, CAL_LK_UPLINK, -1, lb, 0, 0);
   }
+  if (units && (la != lb || ua != ub))
+    add(p, CAL_LK_UNIT, -1, lb, ub, 0);
   cal_topo_to_nic(t, b, k, &back);
   for (int i = back.n - 1; i >= 0; i--) {
     back.h[i].up = !back.h[i].up;

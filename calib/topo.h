@@ -10,7 +10,10 @@
  * switches and the CPU sockets on PCIe nodes); between nodes, up the GPU's way to its NIC,
  * its NIC link up, then, if the two NICs hang off different leaves, the first leaf's uplink
  * up and the second's down, then the other side's NIC down. With rails, leaf k holds NIC k of
- * every node; without, leaf l holds the NICs of nodes l*L .. l*L+L-1. */
+ * every node; without, leaf l holds the NICs of nodes l*L .. l*L+L-1. A rail's leaf over more
+ * than L nodes is built of units of L nodes, each joined to the rest of its leaf by a link that
+ * carries what its NICs can and adds no latency: such a leaf limits and delays a message as one
+ * switch would, and SimGrid finds a route in it among L + 1 points, not among every node. */
 #ifndef CAL_TOPO_H
 #define CAL_TOPO_H
 
@@ -34,7 +37,7 @@ typedef struct {
   int rails;                    /* 1: leaf k holds NIC k of every node */
   cal_fabric_kind fabric;
   double oversub;               /* fat-tree: a leaf's uplink = its NICs' total rate / oversub */
-  int nodes_per_leaf;           /* fat-tree without rails */
+  int nodes_per_leaf;           /* fat-tree: nodes under one leaf; with rails, per piece of a rail's leaf */
   double uplink_lat;
 } cal_topo;
 
@@ -50,7 +53,16 @@ const char *cal_node_kind_name(cal_node_kind k);
 int cal_node_kind_parse(const char *s, cal_node_kind *k); /* 0 or SA_EINVAL */
 
 /* A link: what it is, whose (node; leaf for an uplink), which (GPU, switch, NIC, pair a-b). */
-typedef enum { CAL_LK_GPU, CAL_LK_NVPAIR, CAL_LK_PCIE, CAL_LK_SWITCH, CAL_LK_SOCKET, CAL_LK_NIC, CAL_LK_UPLINK } cal_link_kind;
+typedef enum {
+  CAL_LK_GPU,
+  CAL_LK_NVPAIR,
+  CAL_LK_PCIE,
+  CAL_LK_SWITCH,
+  CAL_LK_SOCKET,
+  CAL_LK_NIC,
+  CAL_LK_UPLINK,
+  CAL_LK_UNIT /* a rail leaf's piece to the rest of the leaf (a: leaf, b: unit) */
+} cal_link_kind;
 
 typedef struct {
   cal_link_kind kind;
@@ -67,14 +79,20 @@ typedef struct {
 void cal_topo_link_name(const cal_topo *t, const cal_hop *h, char *buf, size_t len);
 void cal_topo_link_rate(const cal_topo *t, const cal_hop *h, double *bw, double *lat);
 
-/* Every link of node i (direction UP), as many as there are (out gets at most max); the
- * fabric's (at most max). */
+/* Every link of node i (direction UP), and the fabric's: how many there are (out gets at
+ * most max of them). */
 int cal_topo_node_links(const cal_topo *t, int node, cal_hop *out, int max);
 int cal_topo_fabric_links(const cal_topo *t, cal_hop *out, int max);
 
 int cal_topo_nic_of(const cal_topo *t, int gpu);
 int cal_topo_leaves(const cal_topo *t);
 int cal_topo_leaf_of(const cal_topo *t, int node, int gpu);
+
+/* The pieces ("units") a rail's leaf is built of, and node's: one unit, 0, unless the leaves
+ * are rails over more than nodes_per_leaf nodes; then units of nodes_per_leaf nodes, or of
+ * more where that would make over 256 (docs/platforms.md). */
+int cal_topo_units(const cal_topo *t);
+int cal_topo_unit_of(const cal_topo *t, int node);
 
 /* GPU j to GPU k of one node; GPU j up to and through its NIC link; GPU j of node a to GPU k
  * of node b (a != b: to_nic, the uplinks when the leaves differ, the other to_nic reversed). */

@@ -135,6 +135,9 @@ START_TEST(models_see_the_network_simgrid_routes)
   same_network(&t, "rails3");
   t = rails(2, 1);
   same_network(&t, "rails2");
+  t = rails(5, 2);
+  t.nodes_per_leaf = 2; /* each rail's leaf in units of 2, 2 and 1 nodes */
+  same_network(&t, "rails5units");
   cal_topo pcie = {.node = CAL_NODE_PCIE, .nodes = 3, .gpus = 8, .gpu_bw = 26e9, .gpu_lat = 1e-6, .nics = 2,
                    .nic_bw = 25e9, .nic_lat = 2e-6, .fabric = CAL_FABRIC_FATTREE, .nodes_per_leaf = 2, .oversub = 3};
   cal_topo_defaults(&pcie);
@@ -170,6 +173,31 @@ START_TEST(rails_and_the_fat_tree_show_in_the_routes)
   ck_assert_int_eq(cross->n, 4);
   ck_assert_double_eq_tol(cross->lat, 4e-6 + 2 * 0.3e-6, 1e-12);
   ck_assert_double_eq_tol(cross->bw, 4 * 50e9 / 8, 1); /* a leaf's uplink: 4 nodes' NICs over 8:1 */
+  sim_platform_free(&pf);
+}
+END_TEST
+
+/* A rail's leaf over more nodes than nodes_per_leaf, built of units: between units a message
+ * also crosses its units' links, which carry what their NICs can and add no latency, so the
+ * route's latency and narrowest rate are the one-switch leaf's. */
+START_TEST(rail_units_delay_and_limit_as_one_switch)
+{
+  cal_topo t = rails(5, 1);
+  t.nodes_per_leaf = 2;
+  ck_assert_int_eq(cal_topo_units(&t), 3);
+  ck_assert_int_eq(cal_topo_unit_of(&t, 4), 2);
+  sim_platform pf;
+  load(&t, "u5", &pf);
+  const cost_net *n = &pf.net;
+  int g = 8;
+  const cost_route *unit = &n->inter[COST_R01][2 * g + 2], *units = &n->inter[COST_R02][3 * g + 3],
+                   *cross = &n->inter[COST_R02][3 * g + 5];
+  ck_assert_int_eq(unit->n, 2); /* nodes 0 and 1: one unit */
+  ck_assert_int_eq(units->n, 4); /* nodes 0 and 2: NIC, unit 0 up, unit 1 down, NIC */
+  ck_assert_double_eq_tol(units->lat, 4e-6, 1e-12);
+  ck_assert_double_eq_tol(units->bw, 50e9, 1);
+  ck_assert_int_eq(cross->n, 6);
+  ck_assert_double_eq_tol(cross->lat, 4e-6 + 2 * 0.3e-6, 1e-12);
   sim_platform_free(&pf);
 }
 END_TEST
@@ -281,7 +309,7 @@ int main(void)
   Suite *s = suite_create("topo");
   CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
                      rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
-                     measured_preset_compute_is_the_fit_of_its_file,
+                     measured_preset_compute_is_the_fit_of_its_file, rail_units_delay_and_limit_as_one_switch,
                      every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused);
   return check_run(s);
 }
