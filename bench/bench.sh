@@ -10,6 +10,9 @@ set -eu
 REPS=${BENCH_REPS:-5}                # alternating pairs for the 128-rank comparison, runs elsewhere
 REPS_1024=${BENCH_REPS_1024:-1}      # the 1024-rank run takes about a minute each
 LIMIT_1024=${BENCH_LIMIT_1024:-1200} # seconds before a 1024-rank run is given up
+# mn1 ring, 1024 ranks x 256 MiB, as simulated by commit 903c826, before the work for 4096
+# to 16384 ranks (docs/performance.md)
+RING1024_BEFORE=0.097414762189005064
 PLAIN=${PLAIN:-bin/bench_plain_allreduce}
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -67,6 +70,9 @@ echo "ring1024_wall_s $(median <"$TMP/big.w")"
 if [ -s "$TMP/big.m" ]; then
   echo "ring1024_peak_mem_MiB $(awk '{ printf "%.0f\n", $1 / 1024 }' "$TMP/big.m" | median)"
   echo "ring1024_simtime_s $(simtime "$TMP/big.csv")"
+  # what the simulated time must stay within 0.1% of
+  echo "ring1024_simtime_before_s $RING1024_BEFORE"
+  echo "ring1024_simtime_rel_diff_vs_before $(reldiff "$RING1024_BEFORE" "$(simtime "$TMP/big.csv")")"
 else
   echo "ring1024_peak_mem_MiB nan"
 fi
@@ -156,9 +162,11 @@ while [ "$i" -lt "$REPS" ]; do
 done
 echo "best16384_model_wall_s $(median <"$TMP/best.w")"
 
-# the simulation itself on that platform: ring on 512 nodes (4096 ranks) at 256 MiB, hier on
+# the simulation itself: ring on 512 nodes of the same kind (4096 ranks) at 256 MiB, hier on
 # all 16384 ranks; one run each, given up after BENCH_LIMIT_4096 / BENCH_LIMIT_16384 seconds
-w=$(LIMIT=${BENCH_LIMIT_4096:-1200} run ring4096 --platform "$BIG" --nodes 512 --algo ring --size 256M --mode sim)
+MID=$TMP/hgx512.xml
+"${CALIB:-bin/simcalib}" platform --preset hgx-h100 --nodes 512 -o "$MID" >/dev/null
+w=$(LIMIT=${BENCH_LIMIT_4096:-1200} run ring4096 --platform "$MID" --algo ring --size 256M --mode sim)
 echo "ring4096_wall_s $w"
 [ "$w" = nan ] || echo "ring4096_simtime_s $(simtime "$TMP/ring4096.csv")"
 w=$(LIMIT=${BENCH_LIMIT_16384:-2400} run hier16384 --platform "$BIG" --algo hier --size 256M --mode sim)

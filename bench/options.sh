@@ -16,7 +16,8 @@ REPS=${BENCH_REPS:-5}
 SETTINGS='default -
 boost contexts/factory:boost
 ucontext contexts/factory:ucontext
-stack128k contexts/stack-size:128
+stack8m contexts/stack-size:8192
+stack64k contexts/stack-size:64
 global1m smpi/shared-malloc:global
 global64m smpi/shared-malloc:global,smpi/shared-malloc-blocksize:67108864
 nthreads2 contexts/factory:ucontext,contexts/nthreads:2'
