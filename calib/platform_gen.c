@@ -80,14 +80,13 @@ static int bypass_in(const cal_topo *t, int l, int i, int j, int k)
   return j != k && (l >= 0 ? lj == l && lk == l : lj != lk);
 }
 
-/* Is node i in unit u (-1: any)? */
-static int in_unit(const cal_topo *t, int i, int u) { return u < 0 || cal_topo_unit_of(t, i) == u; }
-
 /* The intra-node bypass routes of zone l (in unit u of it, -1 all), both directions. */
 static void bypasses(FILE *f, const cal_topo *t, int l, int u, const char *indent)
 {
-  for (int i = 0; i < t->nodes; i++)
-    for (int j = 0; j < t->gpus && in_unit(t, i, u); j++)
+  int first, end;
+  cal_topo_unit_range(t, u, &first, &end);
+  for (int i = first; i < end; i++)
+    for (int j = 0; j < t->gpus; j++)
       for (int k = 0; k < t->gpus; k++) {
         if (!bypass_in(t, l, i, j, k))
           continue;
@@ -107,13 +106,15 @@ static void bypasses(FILE *f, const cal_topo *t, int l, int u, const char *inden
 static void star(FILE *f, const cal_topo *t, const cal_platform_spec *s, int l, int u, const char *sw,
                  const char *indent)
 {
-  for (int i = 0; i < t->nodes; i++)
-    for (int j = 0; j < t->gpus && in_unit(t, i, u); j++)
+  int first, end;
+  cal_topo_unit_range(t, u, &first, &end);
+  for (int i = first; i < end; i++)
+    for (int j = 0; j < t->gpus; j++)
       if (cal_topo_leaf_of(t, i, j) == l)
         host(f, indent, s, i, j);
   fprintf(f, "%s<zone id=\"%s-switch\" routing=\"None\"><router id=\"%s-sw\"/></zone>\n", indent, sw, sw);
-  for (int i = 0; i < t->nodes; i++)
-    for (int j = 0; j < t->gpus && in_unit(t, i, u); j++) {
+  for (int i = first; i < end; i++)
+    for (int j = 0; j < t->gpus; j++) {
       if (cal_topo_leaf_of(t, i, j) != l)
         continue;
       cal_path p;

@@ -117,11 +117,19 @@ int cal_topo_units(const cal_topo *t)
 
 int cal_topo_unit_of(const cal_topo *t, int node) { return cal_topo_units(t) > 1 ? node / unit_size(t) : 0; }
 
+void cal_topo_unit_range(const cal_topo *t, int u, int *first, int *end)
+{
+  int size = cal_topo_units(t) > 1 ? unit_size(t) : t->nodes;
+  *first = u < 0 ? 0 : u * size;
+  *end = u < 0 || t->nodes - *first < size ? t->nodes : *first + size;
+}
+
 /* Nodes in unit u (one NIC each on a rail). */
 static int unit_nodes(const cal_topo *t, int u)
 {
-  int n = t->nodes - u * unit_size(t);
-  return n < unit_size(t) ? n : unit_size(t);
+  int first, end;
+  cal_topo_unit_range(t, u, &first, &end);
+  return end - first;
 }
 
 /* NICs attached to leaf l: what its uplink carries at most, before oversubscription. */

@@ -11,9 +11,10 @@
  * its NIC link up, then, if the two NICs hang off different leaves, the first leaf's uplink
  * up and the second's down, then the other side's NIC down. With rails, leaf k holds NIC k of
  * every node; without, leaf l holds the NICs of nodes l*L .. l*L+L-1. A rail's leaf over more
- * than L nodes is built of units of L nodes, each joined to the rest of its leaf by a link that
- * carries what its NICs can and adds no latency: such a leaf limits and delays a message as one
- * switch would, and SimGrid finds a route in it among L + 1 points, not among every node. */
+ * than L nodes is built of units of L nodes (more, past 256 units), each joined to the rest of
+ * its leaf by a link that carries what its NICs can and adds no latency: such a leaf limits
+ * and delays a message as one switch would, and SimGrid finds a route in it among L + 1
+ * points, not among every node. */
 #ifndef CAL_TOPO_H
 #define CAL_TOPO_H
 
@@ -93,6 +94,8 @@ int cal_topo_leaf_of(const cal_topo *t, int node, int gpu);
  * more where that would make over 256 (docs/platforms.md). */
 int cal_topo_units(const cal_topo *t);
 int cal_topo_unit_of(const cal_topo *t, int node);
+/* The nodes of unit u, first to end - 1 (u -1: every node). */
+void cal_topo_unit_range(const cal_topo *t, int u, int *first, int *end);
 
 /* GPU j to GPU k of one node; GPU j up to and through its NIC link; GPU j of node a to GPU k
  * of node b (a != b: to_nic, the uplinks when the leaves differ, the other to_nic reversed). */
