@@ -145,7 +145,7 @@ while [ "$i" -lt "$REPS" ]; do
 done
 echo "sweep21_peak_rss_ratio $(median <"$TMP/sweep.r")"
 
-# 16384 GPUs: 2048 nodes x 8 H100 on 8 rails (about 40 MB of XML, generated here rather than
+# 16384 GPUs: 2048 nodes x 8 H100 on 8 rails (about 44 MB of XML, generated here rather than
 # shipped): how long the generator takes, and the cost models' decision table over 1K..16G
 # (the platform loaded and probed by SimGrid included)
 BIG=$TMP/hgx2048.xml
