@@ -121,8 +121,9 @@ int ar_send(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_C
 
 #ifdef AR_SMPI
 /* Exchanges on mailboxes (ar_native.c): one rank's state for its world rank and SMPI's eager
- * limit (and its release: the eager messages it still holds collected); whether an exchange on comm goes on mailboxes (p->native set, a communicator whose
- * ranks map to world ranks); one exchange of bytes (either side MPI_PROC_NULL): 0 or SA_E*. */
+ * limit, and its release (the eager messages it still holds collected); whether an exchange
+ * on comm goes on mailboxes (p->native set, a communicator whose ranks map to world ranks);
+ * one exchange of bytes (either side MPI_PROC_NULL): 0 or SA_E*. */
 void ar_native_init(ar_native *n, int world_rank, long long detached_thresh);
 void ar_native_free(ar_native *n);
 int ar_native_takes(MPI_Comm comm, const ar_params *p);

@@ -281,14 +281,15 @@ void cal_topo_route(const cal_topo *t, int a, int j, int b, int k, cal_path *p)
   cal_path back;
   cal_topo_to_nic(t, a, j, p);
   int la = cal_topo_leaf_of(t, a, j), lb = cal_topo_leaf_of(t, b, k);
-  int ua = cal_topo_unit_of(t, a), ub = cal_topo_unit_of(t, b), units = cal_topo_units(t) > 1;
-  if (units && (la != lb || ua != ub))
+  int ua = cal_topo_unit_of(t, a), ub = cal_topo_unit_of(t, b);
+  int leaves_unit = cal_topo_units(t) > 1 && (la != lb || ua != ub); /* out of its unit, in another */
+  if (leaves_unit)
     add(p, CAL_LK_UNIT, -1, la, ua, 1);
   if (la != lb) {
     add(p, CAL_LK_UPLINK, -1, la, 0, 1);
     add(p, CAL_LK_UPLINK, -1, lb, 0, 0);
   }
-  if (units && (la != lb || ua != ub))
+  if (leaves_unit)
     add(p, CAL_LK_UNIT, -1, lb, ub, 0);
   cal_topo_to_nic(t, b, k, &back);
   for (int i = back.n - 1; i >= 0; i--) {

@@ -284,6 +284,7 @@ START_TEST(bad_shapes_are_refused)
     const char *args, *why;
   } cases[] = {
       {"--preset hgx-h999 --nodes 2", "unknown --preset"},
+      {"--preset hgx-h100 --nodes 64 --nodes-per-leaf 0", "--nodes-per-leaf needs"},
       {"--node dgx1-mesh --gpu-bw 25GBps --nic-rate 100Gbps --nodes 2 --gpus-per-node 4", "8 GPUs"},
       {"--node nvswitch --gpu-bw 450GBps --nic-rate 400Gbps --nodes 2 --gpus-per-node 8 --rails --fabric switch",
        "fat-tree"},
