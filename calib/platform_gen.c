@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/sa_error.h"
+#include "shape.h"
 
 static const char *dir(int up) { return up ? "UP" : "DOWN"; }
 
@@ -179,6 +180,11 @@ int cal_platform_xml(FILE *f, const cal_topo *t, const cal_platform_spec *s)
              "    <prop id=\"network/crosstraffic\" value=\"0\"/>\n  </config>\n",
           s->bw_factor ? s->bw_factor : "0:1", s->lat_factor ? s->lat_factor : "0:1");
   fprintf(f, "  <zone id=\"world\" routing=\"Full\">\n");
+  /* the shape, for the driver to build the platform from it (shape.h); none when a setting
+   * cannot be one word */
+  char shape[2048];
+  if (cal_shape_format(t, s, shape, sizeof shape) == 0)
+    fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", CAL_SHAPE_PROP, shape);
   int rc = all_links(f, t);
   if (rc)
     return rc;

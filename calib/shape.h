@@ -1,0 +1,41 @@
+/* shape.h: everything a generated platform is made from (a topology and the spec's numbers
+ * and settings), as one line of text. The generator writes it into the file it writes
+ * (platform_gen.c); the driver, finding a file that is exactly what the generator writes for
+ * its line (lib/platform_shape.c), has SimGrid build that platform from the line instead of
+ * reading the XML (calib/platform_zone.cpp): the same hosts, links and routes, with routes
+ * computed per message in one flat zone rather than looked up through thousands of zones. */
+#ifndef CAL_SHAPE_H
+#define CAL_SHAPE_H
+
+#include <stddef.h>
+
+#include "platform_gen.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CAL_SHAPE_PROP "simallreduce/shape"
+#define CAL_SHAPE_TEXT 256
+
+/* A platform's shape: its topology and spec (the spec's strings point into the buffers; the
+ * name and notes, which only the header comment holds, are not part of it). */
+typedef struct {
+  cal_topo topo;
+  cal_platform_spec spec;
+  char lat_factor[CAL_SHAPE_TEXT], bw_factor[CAL_SHAPE_TEXT], recv_overhead[CAL_SHAPE_TEXT];
+} cal_shape;
+
+/* The line for topology t and spec s into buf: 0, or SA_EINVAL when it has no line (a
+ * setting too long, or holding a space or a character XML would escape) or buf is short. */
+int cal_shape_format(const cal_topo *t, const cal_platform_spec *s, char *buf, size_t len);
+
+/* Reads a line back: 0, or SA_EPARSE (an unknown word, a number that is not one, a missing
+ * part); numbers come back bit for bit. */
+int cal_shape_parse(const char *line, cal_shape *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
