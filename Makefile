@@ -79,7 +79,7 @@ A_CALIB  := $(B)/libcalib.a
 LAYERS   := $(A_CALIB) $(A_DRIVER) $(A_LIB) $(A_MODELS) $(A_PURE) $(A_COMMON)
 
 HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
-TARGETS    := $(BIN)/simallreduce $(BIN)/ar_runner $(if $(HAVE_MPICC),$(BIN)/ar_runner_mpi) \
+TARGETS    := $(BIN)/simallreduce $(BIN)/ar_runner $(BIN)/platform_zone.so $(if $(HAVE_MPICC),$(BIN)/ar_runner_mpi) \
 	      $(BIN)/simcalib $(BIN)/simcalib_pp_smpi $(if $(HAVE_MPICC),$(BIN)/simcalib_pp)
 
 TEST_SRC := $(wildcard tests/check_*.c)
@@ -159,6 +159,20 @@ $(BIN)/ar_runner: $(call obj,smpi,$(RUN_SRC)) $(B)/smpi/runner/links.o $(B)/smpi
 	@mkdir -p $(@D)
 	$(SMPICXX) $(CXXFLAGS) -o $@ $^ $(MPI_LIBS)
 
+# The loader SimGrid runs in place of a generated platform file (calib/platform_zone.cpp),
+# with the generator's own code; built with the plain compilers whatever CC is (a sanitized
+# object cannot load into the unsanitized simulator).
+ZONE_SRC := calib/topo.c calib/platform_gen.c calib/shape.c common/compute.c
+PIC_CC   ?= cc
+PIC_CXX  ?= c++
+$(BIN)/platform_zone.so: calib/platform_zone.cpp $(call obj,pic,$(ZONE_SRC))
+	@mkdir -p $(@D)
+	$(PIC_CXX) $(CPPFLAGS) $(CXXFLAGS) $(PKG_CFLAGS) -fPIC -shared -Wl,--no-undefined -o $@ $^ $(PKG_LIBS)
+
+$(B)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(PIC_CC) $(CPPFLAGS) -O2 -g -std=c11 -D_GNU_SOURCE $(WARN) -fPIC -c -o $@ $<
+
 $(BIN)/ar_runner_mpi: $(call obj,mpi,$(RUN_SRC))
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) -o $@ $^ $(MPI_LIBS)
@@ -207,7 +221,8 @@ SAN_TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 # what it keeps of big ones
 SAN_SH    := tests/test_foreign_platforms.sh tests/test_kill.sh tests/test_platform_cache.sh
 sanitize: deps
-	$(MAKE) B=build/san BIN=bin/san CC="$(SAN_CC)" bin/san/simallreduce bin/san/ar_runner bin/san/simcalib \
+	$(MAKE) B=build/san BIN=bin/san CC="$(SAN_CC)" bin/san/simallreduce bin/san/ar_runner bin/san/platform_zone.so \
+	  bin/san/simcalib \
 	  bin/san/simcalib_pp_smpi $(if $(HAVE_MPICC),bin/san/simcalib_pp) $(SAN_TESTS)
 	@$(SAN_ENV) tests/run_all.sh $(SAN_TESTS) $(SAN_SH)
 

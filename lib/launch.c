@@ -11,6 +11,7 @@
 
 #include "spawn.h"
 #include "textfile.h"
+#include "zone_loader.h"
 
 /* SimGrid settings every run needs:
  * - host compute is never measured (device work is charged explicitly, see algos/ar_compute.c);
@@ -65,7 +66,7 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   size_t nfixed = sizeof fixed_cfg / sizeof fixed_cfg[0];
   const char **argv = calloc(16 + nfixed + (size_t)l->ncfg + nargs, sizeof *argv);
   char **cfg = calloc((size_t)l->ncfg + 1, sizeof *cfg);
-  char np[16], platform[PATH_MAX];
+  char np[16], platform[PATH_MAX], loader[PATH_MAX];
   int ok = argv && cfg;
   /* in another working directory a relative platform path would name another file */
   if (!l->dir)
@@ -80,7 +81,10 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   snprintf(np, sizeof np, "%d", l->np);
   /* -no-privatize: the runner keeps no per-rank state in globals, and copying the binary's
    * data segment per rank costs memory and time at hundreds of ranks. */
-  const char *head[] = {"smpirun", "-no-privatize", "-platform", platform, "-hostfile", l->hostfile, "-np", np};
+  /* a generated platform: SimGrid builds it through the generator's loader (zone_loader.h) */
+  int zone = sim_zone_loader(platform, loader, sizeof loader);
+  const char *head[] = {"smpirun", "-no-privatize", "-platform", zone ? loader : platform, "-hostfile", l->hostfile,
+                        "-np", np};
   for (size_t i = 0; ok && i < sizeof head / sizeof head[0]; i++)
     argv[k++] = head[i];
   for (size_t i = 0; ok && i < nfixed; i++)
@@ -102,7 +106,15 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   }
   /* smpirun puts its own files under $TMPDIR (its -tmpdir option drops its argument in
    * SimGrid 3.32), so point that at the run's private directory. */
-  sim_spawn_opts so = {l->log, l->dir, l->tmpdir, malloc_preload(), l->tick, l->tick_arg, SIM_LAUNCH_TICK_MS};
+  sim_spawn_opts so = {l->log,
+                       l->dir,
+                       l->tmpdir,
+                       malloc_preload(),
+                       SIM_ZONE_LOADER_ENV,
+                       zone ? platform : NULL,
+                       l->tick,
+                       l->tick_arg,
+                       SIM_LAUNCH_TICK_MS};
   int status = 0, rc = ok ? sim_spawn((char *const *)argv, &so, &status, err, errlen) : SA_ENOMEM;
   for (int i = 0; cfg && i < l->ncfg; i++)
     free(cfg[i]);

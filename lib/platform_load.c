@@ -17,6 +17,7 @@
 #include "common/sa_error.h"
 #include "hostfile.h"
 #include "platform.h"
+#include "zone_loader.h"
 
 static int is_file(const char *p)
 {
@@ -81,7 +82,7 @@ static void list_hosts(const char *path, int flags, int nodes, int rpn)
   char *argv[] = {prog, flags & SIM_LOAD_NET ? info : quiet, NULL};
   int argc = 2;
   simgrid_init(&argc, argv);
-  simgrid_load_platform(path);
+  sim_zone_load(path);
   sg_host_t *hosts = sg_host_list();
   size_t n = sg_host_count();
   sim_host *mine = flags & SIM_LOAD_NET ? calloc(n ? n : 1, sizeof *mine) : NULL;

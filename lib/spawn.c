@@ -63,6 +63,8 @@ static void exec_program(char *const argv[], const sim_spawn_opts *o, int log_fd
     setenv("TMPDIR", o->tmpdir, 1);
   if (o->preload)
     setenv("LD_PRELOAD", o->preload, 0); /* a user's own preload wins */
+  if (o->env_name && o->env_value)
+    setenv(o->env_name, o->env_value, 1);
   if (o->dir && chdir(o->dir) != 0) {
     fprintf(stderr, "cannot enter %s: %s\n", o->dir, strerror(errno));
     _exit(EXEC_FAILED);

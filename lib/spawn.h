@@ -10,6 +10,7 @@ typedef struct {
   const char *dir;    /* its working directory (NULL: ours) */
   const char *tmpdir; /* its $TMPDIR (NULL: ours) */
   const char *preload; /* a library for its $LD_PRELOAD when that is unset (NULL: none) */
+  const char *env_name, *env_value; /* one more variable of its environment (NULL: none) */
   /* called every tick_ms while it runs and once after it ended (NULL: none): a caller
    * following what the program writes does it from there */
   void (*tick)(void *arg);
