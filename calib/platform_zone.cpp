@@ -13,13 +13,14 @@
  * it carries (shape.h): the file is written again from that shape, in memory, and compared with it
  * after the header comment. Any other file, a generated one edited by hand included, is
  * read by SimGrid's own parser, as if it had been given to SimGrid directly. The file's path
- * comes in $SIMALLREDUCE_PLATFORM_XML (lib/launch.c). */
+ * comes in $SIMALLREDUCE_PLATFORM_XML (CAL_SHAPE_FILE_ENV; lib/zone_loader.c). */
 #include <simgrid/kernel/routing/NetPoint.hpp>
 #include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <xbt/config.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -194,9 +195,13 @@ bool generated(const std::string& text, cal_shape* shape)
 void build(const cal_shape& s)
 {
   const cal_topo& t = s.topo;
-  sg4::Engine::set_config(std::string("smpi/bw-factor:") + s.bw_factor);
-  sg4::Engine::set_config(std::string("smpi/lat-factor:") + s.lat_factor);
-  sg4::Engine::set_config("network/crosstraffic:0");
+  /* the file's <config>, as SimGrid applies it: in the keys' order, a user's own setting
+   * winning */
+  const std::pair<const char*, std::string> settings[] = {
+      {"network/crosstraffic", "0"}, {"smpi/bw-factor", s.bw_factor}, {"smpi/lat-factor", s.lat_factor}};
+  for (const auto& [key, value] : settings)
+    if (simgrid::config::is_default(key))
+      simgrid::config::set_parse(std::string(key) + ":" + value);
   auto* zone = new GpuZone("world", t);
   std::vector<cal_hop> hops(static_cast<size_t>(cal_topo_fabric_links(&t, nullptr, 0)));
   cal_topo_fabric_links(&t, hops.data(), static_cast<int>(hops.size()));
@@ -234,9 +239,9 @@ extern "C" XBT_PUBLIC void load_platform(const sg4::Engine& e);
 
 void load_platform(const sg4::Engine& e)
 {
-  const char* path = getenv("SIMALLREDUCE_PLATFORM_XML");
+  const char* path = getenv(CAL_SHAPE_FILE_ENV);
   if (not path || not *path)
-    throw std::invalid_argument("platform_zone.so: $SIMALLREDUCE_PLATFORM_XML names no platform file");
+    throw std::invalid_argument(std::string("platform_zone.so: $") + CAL_SHAPE_FILE_ENV + " names no platform file");
   cal_shape shape;
   if (generated(read_file(path), &shape))
     build(shape);

@@ -16,6 +16,8 @@ extern "C" {
 #endif
 
 #define CAL_SHAPE_PROP "simallreduce/shape"
+/* the variable naming the platform file to the loader (calib/platform_zone.cpp) */
+#define CAL_SHAPE_FILE_ENV "SIMALLREDUCE_PLATFORM_XML"
 #define CAL_SHAPE_TEXT 256
 
 /* A platform's shape: its topology and spec (the spec's strings point into the buffers; the

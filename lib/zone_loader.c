@@ -11,7 +11,6 @@
 
 #include <simgrid/engine.h>
 
-#include "calib/shape.h"
 #include "paths.h"
 
 #define HEAD_BYTES (1 << 16)

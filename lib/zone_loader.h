@@ -5,8 +5,10 @@
 
 #include <stddef.h>
 
+#include "calib/shape.h"
+
 /* The variable that names the platform file to the loader. */
-#define SIM_ZONE_LOADER_ENV "SIMALLREDUCE_PLATFORM_XML"
+#define SIM_ZONE_LOADER_ENV CAL_SHAPE_FILE_ENV
 
 /* 1 with the loader's path in so when the file carries a generated platform's shape near its
  * top and the loader sits beside the running binary; else 0 (SimGrid reads the file). The

@@ -78,7 +78,7 @@ static void dump_routes(const char *xml, int via_loader, int want_flat, const ch
     char *argv[] = {arg0, log, NULL};
     int argc = 2;
     loader_path(so, sizeof so);
-    setenv("SIMALLREDUCE_PLATFORM_XML", xml, 1);
+    setenv(CAL_SHAPE_FILE_ENV, xml, 1);
     simgrid_init(&argc, argv);
     simgrid_load_platform(via_loader ? so : xml);
     if (via_loader && (sg_zone_get_by_name("leaf0") == NULL) != want_flat)
@@ -198,6 +198,32 @@ START_TEST(simulations_are_the_same_to_the_last_bit)
 }
 END_TEST
 
+/* The file's SMPI settings give way to a user's own, through the loader as when SimGrid
+ * reads the file: halving every message's rate moves the time, the same on both ways. */
+START_TEST(a_users_setting_wins_over_the_files)
+{
+  char xml[256], other[300], cmd[1024];
+  generate(0, xml, sizeof xml);
+  snprintf(other, sizeof other, "%s/commented.xml", dir);
+  snprintf(cmd, sizeof cmd, "cp %s %s && echo '<!-- read by SimGrid -->' >> %s", xml, other, other);
+  ck_assert_int_eq(system(cmd), 0);
+  double t[2][2];
+  const char *files[2] = {xml, other}, *cfg[2] = {"", "--cfg smpi/bw-factor:0:0.5"};
+  for (int k = 0; k < 2; k++)
+    for (int c = 0; c < 2; c++) {
+      char args[1024];
+      snprintf(args, sizeof args, "--platform %s --algo ring --size 64M %s", files[k], cfg[c]);
+      cli_result r = cli_run(args, 1);
+      ck_assert_msg(r.status == 0 && r.json, "%s: %s", args, r.err);
+      t[k][c] = cli_time(&r, "ring", 64 << 20);
+      cli_result_free(&r);
+    }
+  ck_assert_msg(t[0][1] > 1.5 * t[0][0], "the user's factor did not apply: %g s, %g s", t[0][0], t[0][1]);
+  ck_assert_msg(t[0][0] == t[1][0] && t[0][1] == t[1][1], "loader %a %a, SimGrid %a %a", t[0][0], t[0][1], t[1][0],
+                t[1][1]);
+}
+END_TEST
+
 START_TEST(shape_reads_back_bit_for_bit)
 {
   cal_topo t = {.node = CAL_NODE_PCIE, .nodes = 7, .gpus = 8, .gpu_bw = 1.0 / 3 * 1e11, .gpu_lat = 1.1e-6,
@@ -260,6 +286,7 @@ int main(void)
   Suite *s = suite_create("platform_zone");
   CHECK_CASE(s, "shape lines", 10, shape_reads_back_bit_for_bit, bad_shapes_are_not_read);
   CHECK_CASE_FIXTURE(s, "the loader", 300, setup, teardown, loader_routes_are_the_files_routes,
-                     edited_file_is_read_as_simgrid_reads_it, simulations_are_the_same_to_the_last_bit);
+                     edited_file_is_read_as_simgrid_reads_it, simulations_are_the_same_to_the_last_bit,
+                     a_users_setting_wins_over_the_files);
   return check_run(s);
 }
