@@ -127,6 +127,17 @@ static void generate(int i, char *path, size_t len)
   cli_result_free(&r);
 }
 
+/* The first shape generated into xml, and into other the same file with a comment added
+ * after its end: no longer what the generator writes, so SimGrid reads it. */
+static void both_ways(char *xml, size_t xlen, char *other, size_t olen)
+{
+  char cmd[1024];
+  generate(0, xml, xlen);
+  snprintf(other, olen, "%s/commented.xml", dir);
+  snprintf(cmd, sizeof cmd, "cp %s %s && echo '<!-- read by SimGrid -->' >> %s", xml, other, other);
+  ck_assert_int_eq(system(cmd), 0);
+}
+
 START_TEST(loader_routes_are_the_files_routes)
 {
   for (size_t i = 0; i < NSHAPES; i++) {
@@ -168,11 +179,8 @@ END_TEST
  * builds the platform or SimGrid reads it (the file with a comment added after its end). */
 START_TEST(simulations_are_the_same_to_the_last_bit)
 {
-  char xml[256], other[300], cmd[1024];
-  generate(0, xml, sizeof xml);
-  snprintf(other, sizeof other, "%s/commented.xml", dir);
-  snprintf(cmd, sizeof cmd, "cp %s %s && echo '<!-- read by SimGrid -->' >> %s", xml, other, other);
-  ck_assert_int_eq(system(cmd), 0);
+  char xml[256], other[300];
+  both_ways(xml, sizeof xml, other, sizeof other);
   const char *algos = "ring,hier,rhd,tree,twotree,nccl,hitopk";
   const char *dtypes[] = {"fp32", "fp16"};
   for (int d = 0; d < 2; d++) {
@@ -202,11 +210,8 @@ END_TEST
  * reads the file: halving every message's rate moves the time, the same on both ways. */
 START_TEST(a_users_setting_wins_over_the_files)
 {
-  char xml[256], other[300], cmd[1024];
-  generate(0, xml, sizeof xml);
-  snprintf(other, sizeof other, "%s/commented.xml", dir);
-  snprintf(cmd, sizeof cmd, "cp %s %s && echo '<!-- read by SimGrid -->' >> %s", xml, other, other);
-  ck_assert_int_eq(system(cmd), 0);
+  char xml[256], other[300];
+  both_ways(xml, sizeof xml, other, sizeof other);
   double t[2][2];
   const char *files[2] = {xml, other}, *cfg[2] = {"", "--cfg smpi/bw-factor:0:0.5"};
   for (int k = 0; k < 2; k++)
