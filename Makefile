@@ -167,7 +167,9 @@ PIC_CC   ?= cc
 PIC_CXX  ?= c++
 $(BIN)/platform_zone.so: calib/platform_zone.cpp $(call obj,pic,$(ZONE_SRC))
 	@mkdir -p $(@D)
-	$(PIC_CXX) $(CPPFLAGS) $(CXXFLAGS) $(PKG_CFLAGS) -fPIC -shared -Wl,--no-undefined -o $@ $^ $(PKG_LIBS)
+	@mkdir -p $(B)/pic/calib
+	$(PIC_CXX) $(CPPFLAGS) -MF $(B)/pic/calib/platform_zone.d -MT $@ $(CXXFLAGS) $(PKG_CFLAGS) -fPIC -shared \
+	  -Wl,--no-undefined -o $@ $^ $(PKG_LIBS)
 
 $(B)/pic/%.o: %.c
 	@mkdir -p $(@D)
