@@ -34,14 +34,14 @@ extern "C" { /* topo.h and platform_gen.h are C headers of their own */
 }
 
 namespace sg4 = simgrid::s4u;
-namespace kr  = simgrid::kernel::routing;
+namespace kr = simgrid::kernel::routing;
 
 namespace {
 using LinkImpl = simgrid::kernel::resource::StandardLinkImpl;
 
 /* A number as the file writes it (platform_gen.c) and SimGrid reads it back: the same
  * double the XML route would have given. */
-double as_written(const char* fmt, double v)
+double as_written(const char *fmt, double v)
 {
   char buf[64];
   snprintf(buf, sizeof buf, fmt, v);
@@ -49,8 +49,8 @@ double as_written(const char* fmt, double v)
 }
 
 struct Halves {
-  LinkImpl* up;
-  LinkImpl* down;
+  LinkImpl *up;
+  LinkImpl *down;
   double latency;
 };
 
@@ -66,50 +66,43 @@ class GpuZone : public kr::NetZoneImpl {
   size_t unit0_;
   std::vector<int> node_of_, gpu_of_; /* by netpoint id */
 
-  size_t index(const cal_hop& h) const
+  size_t index(const cal_hop &h) const
   {
     size_t node = static_cast<size_t>(h.node);
-    size_t a    = static_cast<size_t>(h.a);
+    size_t a = static_cast<size_t>(h.a);
     switch (h.kind) {
-      case CAL_LK_GPU:
-        return node * static_cast<size_t>(topo_.gpus) + a;
-      case CAL_LK_NIC:
-        return nic0_ + node * static_cast<size_t>(topo_.nics) + a;
-      case CAL_LK_UPLINK:
-        return uplink0_ + a;
-      case CAL_LK_UNIT:
-        return unit0_ + a * static_cast<size_t>(cal_topo_units(&topo_)) + static_cast<size_t>(h.b);
-      default:
-        throw std::invalid_argument("platform_zone.so: a link of a kind NVSwitch nodes do not have");
+    case CAL_LK_GPU: return node * static_cast<size_t>(topo_.gpus) + a;
+    case CAL_LK_NIC: return nic0_ + node * static_cast<size_t>(topo_.nics) + a;
+    case CAL_LK_UPLINK: return uplink0_ + a;
+    case CAL_LK_UNIT: return unit0_ + a * static_cast<size_t>(cal_topo_units(&topo_)) + static_cast<size_t>(h.b);
+    default: throw std::invalid_argument("platform_zone.so: a link of a kind NVSwitch nodes do not have");
     }
   }
 
 public:
-  GpuZone(const std::string& name, const cal_topo& t)
-      : NetZoneImpl(name)
-      , topo_(t)
-      , nic0_(static_cast<size_t>(t.nodes) * static_cast<size_t>(t.gpus))
-      , uplink0_(nic0_ + static_cast<size_t>(t.nodes) * static_cast<size_t>(t.nics))
-      , unit0_(uplink0_ + static_cast<size_t>(cal_topo_leaves(&t)))
+  GpuZone(const std::string &name, const cal_topo &t)
+      : NetZoneImpl(name), topo_(t), nic0_(static_cast<size_t>(t.nodes) * static_cast<size_t>(t.gpus)),
+        uplink0_(nic0_ + static_cast<size_t>(t.nodes) * static_cast<size_t>(t.nics)),
+        unit0_(uplink0_ + static_cast<size_t>(cal_topo_leaves(&t)))
   {
     links_.resize(unit0_ + static_cast<size_t>(cal_topo_leaves(&t)) * static_cast<size_t>(cal_topo_units(&t)));
   }
 
-  void add_link(const cal_hop& h)
+  void add_link(const cal_hop &h)
   {
     char name[64];
     double bw;
     double lat;
     cal_topo_link_name(&topo_, &h, name, sizeof name);
     cal_topo_link_rate(&topo_, &h, &bw, &lat);
-    lat     = as_written("%.12g", lat);
-    auto* l = get_iface()->create_split_duplex_link(name, as_written("%.12g", bw));
+    lat = as_written("%.12g", lat);
+    auto *l = get_iface()->create_split_duplex_link(name, as_written("%.12g", bw));
     l->set_latency(lat);
     l->seal();
     links_.at(index(h)) = Halves{l->get_link_up()->get_impl(), l->get_link_down()->get_impl(), lat};
   }
 
-  void add_gpu(const sg4::Host* h, int node, int gpu)
+  void add_gpu(const sg4::Host *h, int node, int gpu)
   {
     unsigned long id = h->get_netpoint()->id();
     if (node_of_.size() <= id) {
@@ -117,10 +110,10 @@ public:
       gpu_of_.resize(id + 1, -1);
     }
     node_of_[id] = node;
-    gpu_of_[id]  = gpu;
+    gpu_of_[id] = gpu;
   }
 
-  void get_local_route(const kr::NetPoint* src, const kr::NetPoint* dst, kr::Route* into, double* latency) override
+  void get_local_route(const kr::NetPoint *src, const kr::NetPoint *dst, kr::Route *into, double *latency) override
   {
     unsigned long s = src->id();
     unsigned long d = dst->id();
@@ -131,7 +124,7 @@ public:
     cal_path p;
     cal_topo_route(&topo_, node_of_[s], gpu_of_[s], node_of_[d], gpu_of_[d], &p);
     for (int i = 0; i < p.n; i++) {
-      const Halves& l = links_[index(p.h[i])];
+      const Halves &l = links_[index(p.h[i])];
       into->link_list_.push_back(p.h[i].up ? l.up : l.down);
       if (latency)
         *latency += l.latency;
@@ -139,10 +132,10 @@ public:
   }
 };
 
-std::string read_file(const std::string& path)
+std::string read_file(const std::string &path)
 {
   std::string text;
-  FILE* f = fopen(path.c_str(), "rb");
+  FILE *f = fopen(path.c_str(), "rb");
   if (not f)
     return text;
   char buf[1 << 16];
@@ -154,7 +147,7 @@ std::string read_file(const std::string& path)
 }
 
 /* The file's shape, when the file is exactly what the generator writes for it. */
-bool generated(const std::string& text, cal_shape* shape)
+bool generated(const std::string &text, cal_shape *shape)
 {
   const std::string tag = std::string("<prop id=\"") + CAL_SHAPE_PROP + "\" value=\"";
   size_t at = text.find(tag);
@@ -171,20 +164,20 @@ bool generated(const std::string& text, cal_shape* shape)
   char err[256];
   if (shape->topo.node != CAL_NODE_NVSWITCH || cal_topo_check(&shape->topo, err, sizeof err) != 0)
     return false;
-  char* again     = nullptr;
-  size_t len      = 0;
-  FILE* f         = open_memstream(&again, &len);
+  char *again = nullptr;
+  size_t len = 0;
+  FILE *f = open_memstream(&again, &len);
   if (not f)
     return false;
-  shape->spec.name  = "";
+  shape->spec.name = "";
   shape->spec.notes = "";
-  int rc            = cal_platform_xml(f, &shape->topo, &shape->spec);
+  int rc = cal_platform_xml(f, &shape->topo, &shape->spec);
   fclose(f);
   bool same = false;
   if (rc == 0) {
-    const char* body = strstr(again, "\n<platform");
-    size_t from      = text.find("\n<platform");
-    same             = body && from != std::string::npos && text.compare(from, std::string::npos, body) == 0;
+    const char *body = strstr(again, "\n<platform");
+    size_t from = text.find("\n<platform");
+    same = body && from != std::string::npos && text.compare(from, std::string::npos, body) == 0;
   }
   free(again);
   return same;
@@ -192,25 +185,25 @@ bool generated(const std::string& text, cal_shape* shape)
 
 /* The platform of shape s, as the file describes it: its settings, every link in the file's
  * order, every GPU in the file's order (leaf by leaf) with its properties. */
-void build(const cal_shape& s)
+void build(const cal_shape &s)
 {
-  const cal_topo& t = s.topo;
+  const cal_topo &t = s.topo;
   /* the file's <config>, as SimGrid applies it: in the keys' order, a user's own setting
    * winning */
-  const std::pair<const char*, std::string> settings[] = {
+  const std::pair<const char *, std::string> settings[] = {
       {"network/crosstraffic", "0"}, {"smpi/bw-factor", s.bw_factor}, {"smpi/lat-factor", s.lat_factor}};
-  for (const auto& [key, value] : settings)
+  for (const auto &[key, value] : settings)
     if (simgrid::config::is_default(key))
       simgrid::config::set_parse(std::string(key) + ":" + value);
-  auto* zone = new GpuZone("world", t);
+  auto *zone = new GpuZone("world", t);
   std::vector<cal_hop> hops(static_cast<size_t>(cal_topo_fabric_links(&t, nullptr, 0)));
   cal_topo_fabric_links(&t, hops.data(), static_cast<int>(hops.size()));
-  for (const auto& h : hops)
+  for (const auto &h : hops)
     zone->add_link(h);
   for (int i = 0; i < t.nodes; i++) {
     hops.resize(static_cast<size_t>(cal_topo_node_links(&t, i, nullptr, 0)));
     cal_topo_node_links(&t, i, hops.data(), static_cast<int>(hops.size()));
-    for (const auto& h : hops)
+    for (const auto &h : hops)
       zone->add_link(h);
   }
   double speed = as_written("%.9g", s.spec.host_speed > 0 ? s.spec.host_speed : 1e12);
@@ -220,7 +213,7 @@ void build(const cal_shape& s)
       for (int j = 0; j < t.gpus; j++) {
         if (cal_topo_leaf_of(&t, i, j) != l)
           continue;
-        auto* host = zone->get_iface()->create_host("node" + std::to_string(i) + "-gpu" + std::to_string(j), speed);
+        auto *host = zone->get_iface()->create_host("node" + std::to_string(i) + "-gpu" + std::to_string(j), speed);
         host->set_property("node", std::to_string(i));
         if (s.spec.recv_overhead)
           host->set_property("smpi/or", s.spec.recv_overhead);
@@ -235,11 +228,11 @@ void build(const cal_shape& s)
 }
 } // namespace
 
-extern "C" XBT_PUBLIC void load_platform(const sg4::Engine& e);
+extern "C" XBT_PUBLIC void load_platform(const sg4::Engine &e);
 
-void load_platform(const sg4::Engine& e)
+void load_platform(const sg4::Engine &e)
 {
-  const char* path = getenv(CAL_SHAPE_FILE_ENV);
+  const char *path = getenv(CAL_SHAPE_FILE_ENV);
   if (not path || not *path)
     throw std::invalid_argument(std::string("platform_zone.so: $") + CAL_SHAPE_FILE_ENV + " names no platform file");
   cal_shape shape;

@@ -18,13 +18,14 @@ typedef struct {
   size_t off;
 } field;
 
+/* clang-format off */
 #define I(k) {#k, F_INT, offsetof(cal_topo, k)}
 #define D(k) {#k, F_DBL, offsetof(cal_topo, k)}
+/* clang-format on */
 /* the topology's numbers; its node kind and fabric are words of their own */
-static const field topo_fields[] = {I(nodes),     I(gpus),     D(gpu_bw),  D(gpu_lat), I(gpus_per_switch),
-                                    D(pcie_bw),   D(pcie_lat), D(socket_bw), D(socket_lat), I(nics),
-                                    D(nic_bw),    D(nic_lat),  I(rails),   D(oversub), I(nodes_per_leaf),
-                                    D(uplink_lat)};
+static const field topo_fields[] = {
+    I(nodes),      I(gpus), D(gpu_bw), D(gpu_lat), I(gpus_per_switch), D(pcie_bw), D(pcie_lat),       D(socket_bw),
+    D(socket_lat), I(nics), D(nic_bw), D(nic_lat), I(rails),           D(oversub), I(nodes_per_leaf), D(uplink_lat)};
 #undef I
 #undef D
 #define NTOPO (sizeof topo_fields / sizeof topo_fields[0])
@@ -107,8 +108,7 @@ int cal_shape_parse(const char *line, cal_shape *out)
     return SA_EPARSE;
   const char *at = line + vl, *v, *end;
   char name[32];
-  if (!(v = word(at, "node", &end)) || text(v, end, name, sizeof name) ||
-      cal_node_kind_parse(name, &out->topo.node))
+  if (!(v = word(at, "node", &end)) || text(v, end, name, sizeof name) || cal_node_kind_parse(name, &out->topo.node))
     return SA_EPARSE;
   at = end;
   if (!(v = word(at, "fabric", &end)) || text(v, end, name, sizeof name))

@@ -106,15 +106,15 @@ int sim_launch_run(const sim_launch *l, char *err, size_t errlen)
   }
   /* smpirun puts its own files under $TMPDIR (its -tmpdir option drops its argument in
    * SimGrid 3.32), so point that at the run's private directory. */
-  sim_spawn_opts so = {l->log,
-                       l->dir,
-                       l->tmpdir,
-                       malloc_preload(),
-                       SIM_ZONE_LOADER_ENV,
-                       zone ? platform : NULL,
-                       l->tick,
-                       l->tick_arg,
-                       SIM_LAUNCH_TICK_MS};
+  sim_spawn_opts so = {.log = l->log,
+                       .dir = l->dir,
+                       .tmpdir = l->tmpdir,
+                       .preload = malloc_preload(),
+                       .env_name = SIM_ZONE_LOADER_ENV,
+                       .env_value = zone ? platform : NULL,
+                       .tick = l->tick,
+                       .tick_arg = l->tick_arg,
+                       .tick_ms = SIM_LAUNCH_TICK_MS};
   int status = 0, rc = ok ? sim_spawn((char *const *)argv, &so, &status, err, errlen) : SA_ENOMEM;
   for (int i = 0; cfg && i < l->ncfg; i++)
     free(cfg[i]);

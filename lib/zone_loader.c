@@ -18,8 +18,8 @@
 int sim_zone_loader(const char *platform, char *so, size_t len)
 {
   char bindir[PATH_MAX];
-  if (sim_bin_dir(bindir, sizeof bindir) != 0 ||
-      (size_t)snprintf(so, len, "%s/platform_zone.so", bindir) >= len || access(so, R_OK) != 0)
+  if (sim_bin_dir(bindir, sizeof bindir) != 0 || (size_t)snprintf(so, len, "%s/platform_zone.so", bindir) >= len ||
+      access(so, R_OK) != 0)
     return 0;
   FILE *f = fopen(platform, "r");
   char *head = malloc(HEAD_BYTES);

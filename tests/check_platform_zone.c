@@ -17,9 +17,9 @@
 #include <xbt/dynar.h>
 
 #include "calib/shape.h"
-#include "common/sa_error.h"
 #include "check_util.h"
 #include "cli_run.h"
+#include "common/sa_error.h"
 
 static char dir[128];
 static void setup(void) { ck_assert_int_eq(cli_tmpdir(dir, "check_platform_zone"), 0); }
@@ -231,11 +231,22 @@ END_TEST
 
 START_TEST(shape_reads_back_bit_for_bit)
 {
-  cal_topo t = {.node = CAL_NODE_PCIE, .nodes = 7, .gpus = 8, .gpu_bw = 1.0 / 3 * 1e11, .gpu_lat = 1.1e-6,
-                .nics = 2, .nic_bw = 50e9 * 0.982, .nic_lat = 2e-6, .fabric = CAL_FABRIC_FATTREE, .oversub = 3};
+  cal_topo t = {.node = CAL_NODE_PCIE,
+                .nodes = 7,
+                .gpus = 8,
+                .gpu_bw = 1.0 / 3 * 1e11,
+                .gpu_lat = 1.1e-6,
+                .nics = 2,
+                .nic_bw = 50e9 * 0.982,
+                .nic_lat = 2e-6,
+                .fabric = CAL_FABRIC_FATTREE,
+                .oversub = 3};
   cal_topo_defaults(&t);
-  cal_platform_spec s = {.has_compute = 1, .lat_factor = "0:1.5;65536:1", .bw_factor = "0:0.25;1048576:0.9",
-                         .recv_overhead = "0:1e-06", .host_speed = 6.7e13};
+  cal_platform_spec s = {.has_compute = 1,
+                         .lat_factor = "0:1.5;65536:1",
+                         .bw_factor = "0:0.25;1048576:0.9",
+                         .recv_overhead = "0:1e-06",
+                         .host_speed = 6.7e13};
   s.compute.reduce_bw = 926.301e9;
   s.compute.topk_b = 5.63489e-11;
   char line[2048], again[2048];
@@ -258,8 +269,16 @@ END_TEST
 
 START_TEST(bad_shapes_are_not_read)
 {
-  cal_topo t = {.node = CAL_NODE_NVSWITCH, .nodes = 2, .gpus = 8, .gpu_bw = 450e9, .gpu_lat = 1e-6, .nics = 8,
-                .nic_bw = 49.1e9, .nic_lat = 2e-6, .rails = 1, .fabric = CAL_FABRIC_FATTREE};
+  cal_topo t = {.node = CAL_NODE_NVSWITCH,
+                .nodes = 2,
+                .gpus = 8,
+                .gpu_bw = 450e9,
+                .gpu_lat = 1e-6,
+                .nics = 8,
+                .nic_bw = 49.1e9,
+                .nic_lat = 2e-6,
+                .rails = 1,
+                .fabric = CAL_FABRIC_FATTREE};
   cal_topo_defaults(&t);
   cal_platform_spec s = {.host_speed = 1e12};
   char line[2048], bad[2100];
