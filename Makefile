@@ -164,7 +164,7 @@ $(BIN)/ar_runner: $(call obj,smpi,$(RUN_SRC)) $(B)/smpi/runner/links.o $(B)/smpi
 # object cannot load into the unsanitized simulator).
 ZONE_SRC := calib/topo.c calib/platform_gen.c calib/shape.c common/compute.c
 PIC_CC   ?= cc
-PIC_CXX  ?= c++
+PIC_CXX  ?= $(CXX)
 $(BIN)/platform_zone.so: calib/platform_zone.cpp $(call obj,pic,$(ZONE_SRC))
 	@mkdir -p $(@D)
 	@mkdir -p $(B)/pic/calib
