@@ -182,9 +182,10 @@ int cal_platform_xml(FILE *f, const cal_topo *t, const cal_platform_spec *s)
   fprintf(f, "  <zone id=\"world\" routing=\"Full\">\n");
   /* the shape, for the driver to build the platform from it (shape.h); none when a setting
    * cannot be one word */
-  char shape[2048];
-  if (cal_shape_format(t, s, shape, sizeof shape) == 0)
+  char *shape = malloc(CAL_SHAPE_LINE);
+  if (shape && cal_shape_format(t, s, shape, CAL_SHAPE_LINE) == 0)
     fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", CAL_SHAPE_PROP, shape);
+  free(shape);
   int rc = all_links(f, t);
   if (rc)
     return rc;

@@ -18,7 +18,9 @@ extern "C" {
 #define CAL_SHAPE_PROP "simallreduce/shape"
 /* the variable naming the platform file to the loader (calib/platform_zone.cpp) */
 #define CAL_SHAPE_FILE_ENV "SIMALLREDUCE_PLATFORM_XML"
-#define CAL_SHAPE_TEXT 256
+/* a line's longest: its numbers and its three settings */
+#define CAL_SHAPE_LINE (4 * CAL_SHAPE_TEXT)
+#define CAL_SHAPE_TEXT 4096 /* as long as a fit's SMPI settings (platform_base.h) */
 
 /* A platform's shape: its topology and spec (the spec's strings point into the buffers; the
  * name and notes, which only the header comment holds, are not part of it). */

@@ -249,7 +249,7 @@ START_TEST(shape_reads_back_bit_for_bit)
                          .host_speed = 6.7e13};
   s.compute.reduce_bw = 926.301e9;
   s.compute.topk_b = 5.63489e-11;
-  char line[2048], again[2048];
+  char line[CAL_SHAPE_LINE], again[CAL_SHAPE_LINE];
   ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), 0);
   cal_shape back;
   ck_assert_int_eq(cal_shape_parse(line, &back), 0);
@@ -259,6 +259,15 @@ START_TEST(shape_reads_back_bit_for_bit)
   ck_assert(back.spec.host_speed == s.host_speed && back.spec.compute.topk_b == s.compute.topk_b);
   ck_assert_str_eq(back.spec.bw_factor, s.bw_factor);
   ck_assert_str_eq(back.spec.recv_overhead, s.recv_overhead);
+  /* a fit's ramp: 40 points of 25 characters, as simcalib fits them from nccl-tests logs */
+  char ramp[CAL_SHAPE_TEXT];
+  size_t n = 0;
+  for (int k = 0; k < 40; k++)
+    n += (size_t)snprintf(ramp + n, sizeof ramp - n, "%s%ld:%.9g", k ? ";" : "", 64L << k >> 6, 1.0 / (k + 3));
+  s.bw_factor = ramp;
+  ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), 0);
+  ck_assert_int_eq(cal_shape_parse(line, &back), 0);
+  ck_assert_str_eq(back.spec.bw_factor, ramp);
   /* no overhead set: none read back */
   s.recv_overhead = NULL;
   ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), 0);
@@ -281,7 +290,7 @@ START_TEST(bad_shapes_are_not_read)
                 .fabric = CAL_FABRIC_FATTREE};
   cal_topo_defaults(&t);
   cal_platform_spec s = {.host_speed = 1e12};
-  char line[2048], bad[2100];
+  char line[CAL_SHAPE_LINE], bad[CAL_SHAPE_LINE + 64];
   ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), 0);
   cal_shape back;
   const char *cuts[] = {"", "v2", "v1 node=nvswitch", "v1 node=tpu fabric=switch"};
