@@ -11,10 +11,7 @@
 #   make fuzz     run every libFuzzer target for FUZZ_SECONDS
 #   make tuner    build the NCCL tuner plugin (part of make; docs/tuner.md)
 #
-# Layers, each calling only the ones below it (docs/layout.md):
-#   sim/ (driver), calib/ (simcalib), runner/ (the MPI program)
-#   lib/ (platform loading, launching, files)   models/ (cost models)
-#   algos/ (algorithms)   common/ (errors, compute properties)
+# The tree: one folder, one build unit, in the layers layers.conf declares (docs/layout.md).
 
 CC       ?= cc
 SMPICC   ?= smpicc
@@ -24,10 +21,10 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN)
 # the runner's C++ files, where what it needs of SimGrid exists only in its C++ interface: the
-# link accounting (runner/links.cpp) and the NCCL pipeline's waits (algos/ar_activity.cpp)
+# link accounting (runner/runner_links.cpp) and the NCCL pipeline's waits (algos/ar_activity.cpp)
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++17 -Wall -Wextra -Werror -Wshadow -Wmissing-declarations
-# every include names its directory from the top ("lib/platform.h"), or none in its own
+# every include names its directory from the top ("platform/platform.h"), or none in its own
 CPPFLAGS += -I. -MMD -MP
 PKGS     := simgrid libcjson gsl libcrypto
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -44,7 +41,7 @@ BIN ?= bin
 # ---- Dependencies: Debian packages by name. What the build and tests need is probed first
 # (pkg-config modules, commands), so that a machine that has it all, Debian or not, never
 # reaches apt-get.
-# the allocator simulations run on (lib/launch.c), where the loader finds it
+# the allocator simulations run on (platform/launch.c), where the loader finds it
 TCMALLOC  := $(shell /sbin/ldconfig -p 2>/dev/null | awk '/libtcmalloc_minimal\.so\.4 /{print $$NF; exit}')
 DEB_PKGS  := libsimgrid-dev libgsl-dev libcjson-dev libssl-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin \
 	     time bsdutils jq libtcmalloc-minimal4
@@ -52,31 +49,32 @@ DEPS_HAVE := pkg-config --exists simgrid libcjson gsl libcrypto check && command
 	     command -v gnuplot && command -v mpicc && test -x /usr/bin/time && command -v script && \
 	     command -v jq && test -n "$(TCMALLOC)"
 
-# ---- Sources by layer; each layer becomes one static library, so that a program or test
-# linking them takes only the objects it uses.
-COMMON_SRC := $(wildcard common/*.c)
-ALGO_SRC   := $(wildcard algos/*.c)
-RUNNER_SRC := $(wildcard runner/*.c)
-MODEL_SRC  := $(wildcard models/*.c)
-LIB_SRC    := $(wildcard lib/*.c)
-SIM_SRC    := $(filter-out sim/main.c,$(wildcard sim/*.c))
-# simcalib's ping-pong is an MPI program of its own, built from these with mpicc and smpicc
-CAL_PP_SRC := calib/pingpong.c calib/pingpong_opts.c calib/measured.c calib/measured_json.c calib/measured_runs.c \
-	      calib/stats.c lib/textfile.c lib/sizes.c
-CAL_SRC    := $(filter-out calib/pingpong.c calib/pingpong_opts.c calib/main.c,$(wildcard calib/*.c))
-# The parts of algos/ and runner/ that need no MPI, for the driver, simcalib and the tests.
-PURE_SRC   := algos/ar_dtype.c algos/topk_select.c algos/tree_shape.c runner/ar_verify.c runner/sparse_ref.c \
-	      runner/rank_list.c algos/nccl_proto.c algos/nccl_search.c algos/nccl_sched.c
-
-obj = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
-A_COMMON := $(B)/libcommon.a
-A_PURE   := $(B)/libpure.a
-A_MODELS := $(B)/libmodels.a
-A_LIB    := $(B)/libsim.a
-A_DRIVER := $(B)/libdriver.a
-A_CALIB  := $(B)/libcalib.a
-# upper layers first, as the linker wants them
-LAYERS   := $(A_CALIB) $(A_DRIVER) $(A_LIB) $(A_MODELS) $(A_PURE) $(A_COMMON)
+# ---- Build units: folders. layers.conf lists them bottom first, with their kind and what each
+# may include; a library folder is every *.c in it (its main.c, where it has one, is its
+# program), built into build/<flavor>/lib<folder>.a. Flavors: o (cc, the tools), smpi (smpicc
+# with SA_SMPI, to simulate), mpi (mpicc, to measure), pic (cc -fPIC, for the platform loader).
+LAYER_ORDER := $(shell awk '!/^\#/ && NF {print $$1}' layers.conf)
+LIB_DIRS    := $(shell awk '!/^\#/ && $$2 == "lib" {print $$1}' layers.conf)
+deps_of      = $(shell awk '$$1 == "$(1)" {for (i = 4; i <= NF; i++) print $$i}' layers.conf)
+reverse      = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+# a set of folders in link order, upper layers first as the linker wants them
+link_order   = $(call reverse,$(filter $(1),$(LAYER_ORDER)))
+src_of       = $(filter-out $(1)/main.c,$(wildcard $(1)/*.c))
+objs_of      = $(patsubst %.c,$(B)/$(1)/%.o,$(call src_of,$(2))) \
+               $(if $(filter smpi,$(1)),$(patsubst %.cpp,$(B)/$(1)/%.o,$(wildcard $(2)/*.cpp)))
+libs_of      = $(foreach d,$(call link_order,$(2)),$(B)/$(1)/lib$(d).a)
+define archive
+$(B)/$(1)/lib$(2).a: $(call objs_of,$(1),$(2))
+endef
+# the MPI programs: the runner (every file of runner/) and simcalib's ping-pong, over the
+# libraries they may include, in the MPI flavors
+RUNNER_LIBS := $(call deps_of,runner)
+PP_LIBS     := $(call deps_of,measure/pingpong)
+MPI_DIRS    := $(sort $(RUNNER_LIBS) $(PP_LIBS))
+$(foreach d,$(LIB_DIRS),$(eval $(call archive,o,$(d))))
+$(foreach f,smpi mpi,$(foreach d,$(MPI_DIRS),$(eval $(call archive,$(f),$(d)))))
+$(foreach d,$(call deps_of,topo) topo,$(eval $(call archive,pic,$(d))))
+LAYERS := $(call libs_of,o,$(LIB_DIRS))
 
 HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 TARGETS    := $(BIN)/simallreduce $(BIN)/ar_runner $(BIN)/platform_zone.so $(if $(HAVE_MPICC),$(BIN)/ar_runner_mpi) \
@@ -113,20 +111,35 @@ check: deps
 
 test: check
 
-# ---- Layer libraries (plain cc)
-$(A_COMMON): $(call obj,o,$(COMMON_SRC))
-$(A_PURE):   $(call obj,o,$(PURE_SRC))
-$(A_MODELS): $(call obj,o,$(MODEL_SRC))
-$(A_LIB):    $(call obj,o,$(LIB_SRC))
-$(A_DRIVER): $(call obj,o,$(SIM_SRC))
-$(A_CALIB):  $(call obj,o,$(CAL_SRC))
-$(B)/lib%.a:
+# ---- Libraries and objects, by flavor
+$(B)/%.a:
 	@mkdir -p $(@D)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/o/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(B)/smpi/%.o: %.c
+	@mkdir -p $(@D)
+	$(SMPICC) $(CPPFLAGS) $(CFLAGS) -DSA_SMPI -c -o $@ $<
+
+$(B)/smpi/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(SMPICXX) $(CPPFLAGS) $(CXXFLAGS) -DSA_SMPI -c -o $@ $<
+
+$(B)/mpi/%.o: %.c
+	@mkdir -p $(@D)
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# the platform loader's objects, built with the plain compiler whatever CC is (a sanitized
+# object cannot load into the unsanitized simulator)
+PIC_CC  ?= cc
+PIC_CXX ?= $(CXX)
+$(B)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(PIC_CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
 
 # The tool's version for result files and --version: git describe at build time ("unknown"
 # outside git). The header is rewritten only when the version changes, so that only what
@@ -139,9 +152,9 @@ $(VERSION_H): FORCE
 	[ "$$(cat $@ 2>/dev/null)" = "$$line" ] || echo "$$line" >$@
 $(B)/o/sim/provenance.o: $(VERSION_H)
 $(B)/o/sim/provenance.o: CPPFLAGS += -I$(B)/gen
-$(B)/o/lib/launch.o: CPPFLAGS += -DSIM_TCMALLOC='"$(TCMALLOC)"'
+$(B)/o/platform/launch.o: CPPFLAGS += -DPLAT_TCMALLOC='"$(TCMALLOC)"'
 
-# ---- Programs
+# ---- Programs: a folder's main.c over the libraries
 $(BIN)/simallreduce: $(B)/o/sim/main.o $(LAYERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
@@ -150,58 +163,32 @@ $(BIN)/simcalib: $(B)/o/calib/main.o $(LAYERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-# The runner: algorithms and runner built with smpicc (AR_SMPI: charges device time) to
-# simulate, with mpicc to measure; the same source. The simulated one also accounts the
-# links' traffic (runner/links.cpp, built with smpicxx).
-RUN_SRC := $(ALGO_SRC) $(RUNNER_SRC) $(COMMON_SRC)
-$(BIN)/ar_runner: $(call obj,smpi,$(RUN_SRC)) $(B)/smpi/runner/links.o $(B)/smpi/algos/ar_activity.o \
-                   $(B)/smpi/algos/ar_native_sg.o
+# The runner: every file of runner/ over the algorithms and what they use, built with smpicc
+# to simulate (SA_SMPI: device time charged to the simulated clock; its C++ files account
+# the links' traffic and wait on SimGrid's activities) and with mpicc to measure.
+$(BIN)/ar_runner: $(call objs_of,smpi,runner) $(call libs_of,smpi,$(RUNNER_LIBS))
 	@mkdir -p $(@D)
 	$(SMPICXX) $(CXXFLAGS) -o $@ $^ $(MPI_LIBS)
 
-# The loader SimGrid runs in place of a generated platform file (calib/platform_zone.cpp),
-# with the generator's own code; built with the plain compilers whatever CC is (a sanitized
-# object cannot load into the unsanitized simulator).
-ZONE_SRC := calib/topo.c calib/platform_gen.c calib/shape.c common/compute.c
-PIC_CC   ?= cc
-PIC_CXX  ?= $(CXX)
-$(BIN)/platform_zone.so: calib/platform_zone.cpp $(call obj,pic,$(ZONE_SRC))
-	@mkdir -p $(@D)
-	@mkdir -p $(B)/pic/calib
-	$(PIC_CXX) $(CPPFLAGS) -MF $(B)/pic/calib/platform_zone.d -MT $@ $(CXXFLAGS) $(PKG_CFLAGS) -fPIC -shared \
-	  -Wl,--no-undefined -o $@ $^ $(PKG_LIBS)
-
-$(B)/pic/%.o: %.c
-	@mkdir -p $(@D)
-	$(PIC_CC) $(CPPFLAGS) -O2 -g -std=c11 -D_GNU_SOURCE $(WARN) -fPIC -c -o $@ $<
-
-$(BIN)/ar_runner_mpi: $(call obj,mpi,$(RUN_SRC))
+$(BIN)/ar_runner_mpi: $(call objs_of,mpi,runner) $(call libs_of,mpi,$(RUNNER_LIBS))
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) -o $@ $^ $(MPI_LIBS)
 
-$(BIN)/simcalib_pp: $(call obj,mpi,$(CAL_PP_SRC) $(COMMON_SRC))
+# simcalib's ping-pong (measure/pingpong/): an MPI program of its own, with mpicc and smpicc
+$(BIN)/simcalib_pp: $(call objs_of,mpi,measure/pingpong) $(call libs_of,mpi,$(PP_LIBS))
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) -o $@ $^ $(MPI_LIBS)
 
-$(BIN)/simcalib_pp_smpi: $(call obj,calsmpi,$(CAL_PP_SRC) $(COMMON_SRC))
+$(BIN)/simcalib_pp_smpi: $(call objs_of,smpi,measure/pingpong) $(call libs_of,smpi,$(PP_LIBS))
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -o $@ $^ $(MPI_LIBS)
 
-$(B)/smpi/%.o: %.c
-	@mkdir -p $(@D)
-	$(SMPICC) $(CPPFLAGS) $(CFLAGS) -DAR_SMPI -c -o $@ $<
-
-$(B)/smpi/%.o: %.cpp
-	@mkdir -p $(@D)
-	$(SMPICXX) $(CPPFLAGS) $(CXXFLAGS) -DAR_SMPI -c -o $@ $<
-
-$(B)/calsmpi/%.o: %.c
-	@mkdir -p $(@D)
-	$(SMPICC) $(CPPFLAGS) $(CFLAGS) -DCAL_SMPI -c -o $@ $<
-
-$(B)/mpi/%.o: %.c
-	@mkdir -p $(@D)
-	$(MPICC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+# The loader SimGrid runs in place of a generated platform file (topo/zone.cpp), over the
+# generator's own code (topo/).
+$(BIN)/platform_zone.so: topo/zone.cpp $(call libs_of,pic,topo $(call deps_of,topo))
+	@mkdir -p $(@D) $(B)/pic/topo
+	$(PIC_CXX) $(CPPFLAGS) -MF $(B)/pic/topo/zone.d -MT $@ $(CXXFLAGS) $(PKG_CFLAGS) -fPIC -shared \
+	  -Wl,--no-undefined -o $@ $^ $(PKG_LIBS)
 
 # ---- Tests: each a Check program linked against the layer libraries (it takes the objects
 # it uses) and the helpers that run the real CLI.
@@ -237,15 +224,14 @@ plots: deps
 	$(MAKE) all
 	plots/plot.sh
 
-# ---- CUDA kernels and the NCCL allreduce sweep (calib/cuda/): one binary writing the
+# ---- CUDA kernels and the NCCL allreduce sweep (measure/cuda/): one binary writing the
 # measured-data schema, built where nvcc is installed.
 NVCC       ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 NVCCFLAGS  ?= -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-CUDA_SRC   := $(wildcard calib/cuda/*.cu)
-# the C objects it shares: the measured-data writer, statistics, MSTopK's threshold search
-CAL_CUDA_O := $(call obj,o,calib/measured.c calib/measured_json.c calib/measured_runs.c calib/stats.c lib/textfile.c \
-		algos/topk_select.c algos/ar_dtype.c $(COMMON_SRC))
+CUDA_SRC   := $(wildcard measure/cuda/*.cu)
+# the libraries it links: the measured-data writer, statistics, MSTopK's threshold search
+CUDA_LIBS  := $(call libs_of,o,$(call deps_of,measure/cuda))
 ifneq ($(NVCC),)
 cuda: $(BIN)/simcalib_cuda
 else
@@ -253,9 +239,9 @@ cuda:
 	@echo "make cuda: nvcc not found (install the CUDA toolkit or set NVCC=); skipping the CUDA kernels"
 endif
 
-$(BIN)/simcalib_cuda: $(CUDA_SRC) $(wildcard calib/cuda/*.h) $(CAL_CUDA_O)
+$(BIN)/simcalib_cuda: $(CUDA_SRC) $(wildcard measure/cuda/*.h) $(CUDA_LIBS)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -I. -I$(CUDA_HOME)/include -o $@ $(CUDA_SRC) $(CAL_CUDA_O) \
+	$(NVCC) $(NVCCFLAGS) -I. -I$(CUDA_HOME)/include -o $@ $(CUDA_SRC) $(CUDA_LIBS) \
 	  -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib -lnccl -lcjson $(shell pkg-config --libs gsl)
 
 # ---- Validation: the emulated cluster of experiments/testbed/ (root, a few minutes) ----

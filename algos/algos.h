@@ -6,7 +6,7 @@
 #include "ar.h"
 
 #define AR_DECLARE(id, name, flags, cost, phases, desc)                                                            \
-  int ar_##id(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, \
+  int ar_##id(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, \
                 const ar_params *p);
 AR_ALGO_LIST(AR_DECLARE)
 #undef AR_DECLARE

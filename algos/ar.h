@@ -8,13 +8,13 @@
 #include "algo_list.h"
 #include "common/compute.h"
 #include "common/sa_error.h"
-#include "ar_dtype.h"
-#include "ar_parts.h"
+#include "kernels/dtype.h"
+#include "kernels/parts.h"
 #include "ar_layout.h"
 #include "ar_native.h"
 #include "ar_phase.h"
-#include "ar_trace.h"
-#include "nccl_proto.h"
+#include "ar_steps.h"
+#include "nccl/nccl_proto.h"
 
 /* The buffers one rank holds from the shared arena (ar_memory.c), by slot. */
 #define AR_ARENA_SLOTS 32
@@ -32,17 +32,17 @@ typedef struct {
   int real_data;        /* 1: buffers hold real values to move and reduce */
   sa_compute compute; /* device work, charged from the host's properties */
   ar_phases *phases;       /* where phase boundaries are recorded; may be NULL */
-  ar_trace *trace;         /* where the helpers record each step (ar_trace.h); may be NULL */
+  ar_steps *trace;         /* where the helpers record each step (ar_steps.h); may be NULL */
   const ar_layout *layout; /* node communicators and ring orders; may be NULL */
   /* NCCL's algorithms (algos/nccl_*.c): their channels laid over the platform (NULL when
    * none runs) and what this point runs (nccl_proto.h; the driver chooses it) */
-  const struct nccl_topo *nccl;
+  const struct ar_nccl_comm *nccl;
   nccl_choice nccl_run;
   ar_arena *arena;         /* this rank's slots of the shared timing-mode buffers; may be NULL */
   ar_native *native;       /* this rank's exchanges as SimGrid messages (ar_native.c); NULL: MPI */
 } ar_params;
 
-typedef int (*ar_fn)(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm,
+typedef int (*ar_fn)(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm,
                      const ar_params *p);
 
 typedef struct {
@@ -63,7 +63,7 @@ int ar_ranks(MPI_Comm comm, int *rank, int *size);
 /* The prologue every dense algorithm shares: rank and size, MPI_IN_PLACE resolved into recvbuf,
  * and the calls with nothing to communicate done (count 0; one rank copies). Returns 1 when
  * the call is complete, with *rc its result, 0 when the algorithm has work to do. */
-int ar_begin(const void **sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p,
+int ar_begin(const void **sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p,
              int *rank, int *size, int *rc);
 
 /* Buffers for payloads and scratch: shared (no physical copy per rank) in SMPI timing
@@ -78,48 +78,48 @@ void ar_arena_release(void);
 
 /* dst = a + b over n elements: real arithmetic when the data is real, and the device
  * time it would take charged to the simulated clock. */
-void ar_reduce(const ar_params *p, void *dst, const void *a, const void *b, size_t n, ar_dtype dt);
+void ar_reduce(const ar_params *p, void *dst, const void *a, const void *b, size_t n, kn_dtype dt);
 /* dst = src over n elements, with the device copy time charged. */
-void ar_copy(const ar_params *p, void *dst, const void *src, size_t n, ar_dtype dt);
+void ar_copy(const ar_params *p, void *dst, const void *src, size_t n, kn_dtype dt);
 /* Charge seconds of device work to the simulated clock (nothing in a real run). */
 void ar_charge(double seconds);
 /* The device time of one pass over n elements that writes them, as a memset does (half a
  * copy's bytes), charged and recorded as step `what`. */
-void ar_charge_pass(const ar_params *p, const char *what, size_t n, ar_dtype dt);
+void ar_charge_pass(const ar_params *p, const char *what, size_t n, kn_dtype dt);
 
 /* Element [i] of a buffer, as a byte pointer (ar_cat for const buffers). */
-static inline void *ar_at(void *buf, size_t i, ar_dtype dt) { return (char *)buf + i * ar_dtype_size(dt); }
-static inline const void *ar_cat(const void *buf, size_t i, ar_dtype dt)
+static inline void *ar_at(void *buf, size_t i, kn_dtype dt) { return (char *)buf + i * kn_dtype_size(dt); }
+static inline const void *ar_cat(const void *buf, size_t i, kn_dtype dt)
 {
-  return (const char *)buf + i * ar_dtype_size(dt);
+  return (const char *)buf + i * kn_dtype_size(dt);
 }
 
 /* The MPI datatype that carries elements of dt (fp16 travels as 16-bit words: MPI never
  * reduces it, the algorithms do). */
-MPI_Datatype ar_mpi_type(ar_dtype dt);
+MPI_Datatype ar_mpi_type(kn_dtype dt);
 
 /* A message of count elements of dt as MPI counts them: n elements of type, n within an int.
  * Above INT_MAX elements: 8- or 16-byte predefined words where they divide the bytes (every
  * even count up to 16 GiB), else blocks of a contiguous type whose length divides count
  * (kept for the run; SMPI copies such a message through real memory). Returns 0, SA_EINVAL
  * for a count with no such divisor (a prime above INT_MAX), or SA_EMPI. */
-int ar_msg(size_t count, ar_dtype dt, MPI_Datatype *type, int *n);
+int ar_msg(size_t count, kn_dtype dt, MPI_Datatype *type, int *n);
 
 /* How many MPI messages one message of count elements travels as: 1, except under SMPI for
  * the sizes it copies through real memory (ar_p2p.c), at most AR_MAX_PIECES (16 GiB). */
 #define AR_MAX_PIECES 16
-size_t ar_pieces(size_t count, ar_dtype dt);
+size_t ar_pieces(size_t count, kn_dtype dt);
 
 /* Point-to-point calls of element counts (through ar_pieces and ar_msg), each recorded in
  * p->trace: the same MPI calls an algorithm would make itself, so use these rather than
  * MPI's. Each returns 0, SA_EMPI or SA_EINVAL. The non-blocking ones post ar_pieces(count,
  * dt) requests at r[*nreq], advancing *nreq. ar_sendrecv exchanges the pieces pairwise, one
  * pair after the other; a NULL buffer goes with a count of 0. */
-int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
+int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, kn_dtype dt,
                 MPI_Comm comm, const ar_params *p);
-int ar_send(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p);
+int ar_send(const void *buf, size_t count, kn_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p);
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 /* Exchanges on mailboxes (ar_native.c): one rank's state for its world rank and SMPI's eager
  * limit, and its release (the eager messages it still holds collected); whether an exchange
  * on comm goes on mailboxes (p->native set, a communicator whose ranks map to world ranks);
@@ -130,15 +130,15 @@ int ar_native_takes(MPI_Comm comm, const ar_params *p);
 int ar_native_sendrecv(const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rbytes, int src, MPI_Comm comm,
                        const ar_params *p);
 #endif
-int ar_recv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p);
-int ar_isend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
+int ar_recv(void *buf, size_t count, kn_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p);
+int ar_isend(const void *buf, size_t count, kn_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
              MPI_Request *r, int *nreq);
-int ar_irecv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
+int ar_irecv(void *buf, size_t count, kn_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
              MPI_Request *r, int *nreq);
 /* MPI_Waitall, recorded as a wait. */
 int ar_waitall(int n, MPI_Request *req, const ar_params *p);
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <simgrid/forward.h>
 /* Messages on SimGrid mailboxes, under SMPI, for an algorithm that must react to each
  * arrival, delivery and piece of device work the moment it happens, which MPI's calls cannot

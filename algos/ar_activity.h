@@ -7,7 +7,7 @@
 #ifndef AR_ACTIVITY_H
 #define AR_ACTIVITY_H
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <simgrid/forward.h>
 
 #ifdef __cplusplus

@@ -4,13 +4,13 @@
 
 #include <string.h>
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <simgrid/actor.h>
 #endif
 
 void ar_charge(double seconds)
 {
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   /* The device's time is the platform's compute properties' (reduce_bw, ...), not the host's
    * flop rate, and each GPU's host runs its rank alone: a sleep of that time is what an
    * execution of it at the host's speed would take, at a fifth of SimGrid's cost per call
@@ -22,35 +22,35 @@ void ar_charge(double seconds)
 #endif
 }
 
-void ar_reduce(const ar_params *p, void *dst, const void *a, const void *b, size_t n, ar_dtype dt)
+void ar_reduce(const ar_params *p, void *dst, const void *a, const void *b, size_t n, kn_dtype dt)
 {
   if (n == 0)
     return;
-  double t0 = ar_trace_start(p->trace);
+  double t0 = ar_steps_start(p->trace);
   if (p->real_data)
-    ar_sum_host(dst, a, b, n, dt);
+    kn_sum(dst, a, b, n, dt);
   if (p->compute.reduce_bw > 0)
-    ar_charge(p->compute.reduce_lat + (double)(n * ar_dtype_size(dt)) / p->compute.reduce_bw);
-  ar_trace_work(p->trace, AR_EV_REDUCE, t0, (long long)(n * ar_dtype_size(dt)));
+    ar_charge(p->compute.reduce_lat + (double)(n * kn_dtype_size(dt)) / p->compute.reduce_bw);
+  ar_steps_work(p->trace, AR_EV_REDUCE, t0, (long long)(n * kn_dtype_size(dt)));
 }
 
-void ar_copy(const ar_params *p, void *dst, const void *src, size_t n, ar_dtype dt)
+void ar_copy(const ar_params *p, void *dst, const void *src, size_t n, kn_dtype dt)
 {
   if (n == 0 || dst == src)
     return;
-  double t0 = ar_trace_start(p->trace);
+  double t0 = ar_steps_start(p->trace);
   if (p->real_data)
-    memmove(dst, src, n * ar_dtype_size(dt));
+    memmove(dst, src, n * kn_dtype_size(dt));
   if (p->compute.copy_bw > 0)
-    ar_charge((double)(n * ar_dtype_size(dt)) / p->compute.copy_bw);
-  ar_trace_work(p->trace, AR_EV_COPY, t0, (long long)(n * ar_dtype_size(dt)));
+    ar_charge((double)(n * kn_dtype_size(dt)) / p->compute.copy_bw);
+  ar_steps_work(p->trace, AR_EV_COPY, t0, (long long)(n * kn_dtype_size(dt)));
 }
 
-void ar_charge_pass(const ar_params *p, const char *what, size_t n, ar_dtype dt)
+void ar_charge_pass(const ar_params *p, const char *what, size_t n, kn_dtype dt)
 {
   if (n == 0 || !(p->compute.copy_bw > 0))
     return;
-  double t0 = ar_trace_start(p->trace);
-  ar_charge((double)(n * ar_dtype_size(dt)) / (2 * p->compute.copy_bw));
-  ar_trace_work(p->trace, what, t0, (long long)(n * ar_dtype_size(dt)));
+  double t0 = ar_steps_start(p->trace);
+  ar_charge((double)(n * kn_dtype_size(dt)) / (2 * p->compute.copy_bw));
+  ar_steps_work(p->trace, what, t0, (long long)(n * kn_dtype_size(dt)));
 }

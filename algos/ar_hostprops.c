@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <simgrid/host.h>
 
 double ar_host_prop(const char *name)

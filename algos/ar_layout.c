@@ -6,7 +6,7 @@
 
 #include "ar.h"
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <simgrid/host.h>
 #endif
 
@@ -54,7 +54,7 @@ int ar_layout_init(ar_layout *L, MPI_Comm comm, int rpn, int channels)
   char *names = calloc((size_t)rpn, HOSTNAME_LEN);
   const char **hosts = calloc((size_t)rpn, sizeof *hosts);
   char mine[HOSTNAME_LEN] = "";
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   strncpy(mine, sg_host_get_name(sg_host_self()), HOSTNAME_LEN - 1);
 #endif
   int rc = L->order && L->weight && names && hosts ? 0 : SA_ENOMEM;

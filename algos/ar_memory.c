@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <smpi/smpi.h>
 
 static struct {
@@ -74,7 +74,7 @@ void *ar_alloc(const ar_params *p, size_t bytes)
 {
   if (bytes == 0)
     bytes = 1; /* a valid, distinct pointer even for empty parts */
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   if (!p->real_data && p->arena) {
     for (int k = 0; k < AR_ARENA_SLOTS; k++)
       if (!p->arena->held[k])
@@ -92,7 +92,7 @@ void ar_free(const ar_params *p, void *buf)
 {
   if (!buf)
     return;
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   for (int k = 0; !p->real_data && p->arena && k < AR_ARENA_SLOTS; k++)
     if (p->arena->held[k] == buf) {
       p->arena->held[k] = NULL;

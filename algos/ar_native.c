@@ -24,7 +24,7 @@
  * sender's next exchange collects it with a wait that returns at once. */
 #include "ar.h"
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <simgrid/forward.h>
 
 #define AR_NATIVE_BOXES 8
@@ -40,7 +40,7 @@ extern "C" {
  * that messages on mailboxes are timed as SMPI's; SMPI's eager limit in *detached_thresh. */
 int ar_native_allowed(long long *detached_thresh);
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 /* One exchange's messages, started together in one call into SimGrid's kernel: when
  * put_mb is set, a message of `bytes` simulated bytes carrying the pointer payload to it
  * (into *put); then, when get_mb is set, a receive of one such pointer into *got (into

@@ -5,15 +5,15 @@
 
 #include <limits.h>
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <simgrid/mailbox.h>
 
 #include "ar_activity.h"
 #endif
 
-MPI_Datatype ar_mpi_type(ar_dtype dt)
+MPI_Datatype ar_mpi_type(kn_dtype dt)
 {
-  return dt == AR_FP16 ? MPI_UINT16_T : dt == AR_I32 ? MPI_UINT32_T : MPI_FLOAT;
+  return dt == KN_FP16 ? MPI_UINT16_T : dt == KN_I32 ? MPI_UINT32_T : MPI_FLOAT;
 }
 
 /* Predefined MPI types of 8 and 16 bytes that carry a large message as fewer, wider words:
@@ -28,7 +28,7 @@ static const struct {
 #define BLOCK_TYPES 16
 static struct {
   size_t count;
-  ar_dtype dt;
+  kn_dtype dt;
   MPI_Datatype type;
   int n;
 } blocks[BLOCK_TYPES];
@@ -45,9 +45,9 @@ static size_t block_of(size_t count)
   return 0;
 }
 
-int ar_msg(size_t count, ar_dtype dt, MPI_Datatype *type, int *n)
+int ar_msg(size_t count, kn_dtype dt, MPI_Datatype *type, int *n)
 {
-  size_t bytes = count * ar_dtype_size(dt);
+  size_t bytes = count * kn_dtype_size(dt);
   *type = ar_mpi_type(dt);
   *n = (int)count;
   if (count <= INT_MAX)
@@ -86,10 +86,10 @@ int ar_msg(size_t count, ar_dtype dt, MPI_Datatype *type, int *n)
  * these sizes. A real MPI takes it whole. */
 #define PIECE_BYTES ((size_t)1 << 30)
 
-size_t ar_pieces(size_t count, ar_dtype dt)
+size_t ar_pieces(size_t count, kn_dtype dt)
 {
-#ifdef AR_SMPI
-  size_t bytes = count * ar_dtype_size(dt);
+#ifdef SA_SMPI
+  size_t bytes = count * kn_dtype_size(dt);
   if (bytes > (size_t)INT_MAX)
     return (bytes + PIECE_BYTES - 1) / PIECE_BYTES;
 #endif
@@ -99,9 +99,9 @@ size_t ar_pieces(size_t count, ar_dtype dt)
 }
 
 /* Piece i of a message of count elements: its first element and length. */
-static size_t piece(size_t count, ar_dtype dt, size_t i, size_t *len)
+static size_t piece(size_t count, kn_dtype dt, size_t i, size_t *len)
 {
-  size_t k = ar_pieces(count, dt), per = k == 1 ? count : PIECE_BYTES / ar_dtype_size(dt), off = i * per;
+  size_t k = ar_pieces(count, dt), per = k == 1 ? count : PIECE_BYTES / kn_dtype_size(dt), off = i * per;
   *len = off >= count ? 0 : count - off < per ? count - off : per;
   return off;
 }
@@ -110,7 +110,7 @@ static size_t piece(size_t count, ar_dtype dt, size_t i, size_t *len)
 enum { POST_RECV, POST_SEND };
 
 /* Posts every piece of a message: a receive into buf, or a send from it. */
-static int post(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, MPI_Request *r, int *nreq,
+static int post(void *buf, size_t count, kn_dtype dt, int peer, int tag, MPI_Comm comm, MPI_Request *r, int *nreq,
                 int how)
 {
   size_t k = ar_pieces(count, dt), len, off;
@@ -132,71 +132,71 @@ static int post(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Com
 }
 
 /* Bytes of count elements for the trace, -1 when no peer takes part. */
-static long long msg_bytes(size_t count, ar_dtype dt, int peer)
+static long long msg_bytes(size_t count, kn_dtype dt, int peer)
 {
-  return peer == MPI_PROC_NULL ? -1 : (long long)(count * ar_dtype_size(dt));
+  return peer == MPI_PROC_NULL ? -1 : (long long)(count * kn_dtype_size(dt));
 }
 
-int ar_isend(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
+int ar_isend(const void *buf, size_t count, kn_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
              MPI_Request *r, int *nreq)
 {
-  ar_trace_post(p->trace, 1, comm, msg_bytes(count, dt, peer), peer);
+  ar_steps_post(p->trace, 1, comm, msg_bytes(count, dt, peer), peer);
   return post((void *)buf, count, dt, peer, tag, comm, r, nreq, POST_SEND); /* MPI_Isend reads it only */
 }
 
 
 
-int ar_irecv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
+int ar_irecv(void *buf, size_t count, kn_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p,
              MPI_Request *r, int *nreq)
 {
-  ar_trace_post(p->trace, 0, comm, msg_bytes(count, dt, peer), peer);
+  ar_steps_post(p->trace, 0, comm, msg_bytes(count, dt, peer), peer);
   return post(buf, count, dt, peer, tag, comm, r, nreq, POST_RECV);
 }
 
 int ar_waitall(int n, MPI_Request *req, const ar_params *p)
 {
-  double t0 = ar_trace_start(p->trace);
+  double t0 = ar_steps_start(p->trace);
   int rc = MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-  ar_trace_step(p->trace, AR_EV_WAIT, t0, MPI_COMM_NULL, -1, -1, -1, -1);
+  ar_steps_step(p->trace, AR_EV_WAIT, t0, MPI_COMM_NULL, -1, -1, -1, -1);
   return rc == MPI_SUCCESS ? 0 : SA_EMPI;
 }
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 sg_comm_t ar_mb_put(sg_mailbox_t mb, void *payload, size_t bytes, int peer, MPI_Comm comm, const ar_params *p)
 {
-  ar_trace_post(p->trace, 1, comm, (long long)bytes, peer);
+  ar_steps_post(p->trace, 1, comm, (long long)bytes, peer);
   return sg_mailbox_put_async(mb, payload, (long)bytes);
 }
 
 sg_comm_t ar_mb_get(sg_mailbox_t mb, void **payload, size_t bytes, int peer, MPI_Comm comm, const ar_params *p)
 {
-  ar_trace_post(p->trace, 0, comm, (long long)bytes, peer);
+  ar_steps_post(p->trace, 0, comm, (long long)bytes, peer);
   return sg_mailbox_get_async(mb, payload);
 }
 
 int ar_wait_first(sg_comm_t *comms, int ncomm, sg_exec_t *execs, int nexec, double timeout, const ar_params *p)
 {
-  double t0 = ar_trace_start(p->trace);
+  double t0 = ar_steps_start(p->trace);
   int idx = ar_wait_any(comms, ncomm, execs, nexec, timeout);
-  ar_trace_step(p->trace, AR_EV_WAIT, t0, MPI_COMM_NULL, -1, -1, -1, -1);
+  ar_steps_step(p->trace, AR_EV_WAIT, t0, MPI_COMM_NULL, -1, -1, -1, -1);
   return idx;
 }
 #endif
 
-int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, ar_dtype dt,
+int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rcount, int src, kn_dtype dt,
                 MPI_Comm comm, const ar_params *p)
 {
-  double t0 = ar_trace_start(p->trace);
+  double t0 = ar_steps_start(p->trace);
   size_t ks = ar_pieces(scount, dt), kr = ar_pieces(rcount, dt);
   int rc = 0;
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   if (ar_native_takes(comm, p)) { /* the same messages, piece by piece, on mailboxes */
     for (size_t i = 0; i < (ks > kr ? ks : kr) && rc == 0; i++) {
-      size_t sl, rl, so = piece(scount, dt, i, &sl), ro = piece(rcount, dt, i, &rl), es = ar_dtype_size(dt);
+      size_t sl, rl, so = piece(scount, dt, i, &sl), ro = piece(rcount, dt, i, &rl), es = kn_dtype_size(dt);
       rc = ar_native_sendrecv(sbuf ? ar_cat(sbuf, so, dt) : NULL, sl * es, i < ks ? dest : MPI_PROC_NULL,
                               rbuf ? ar_at(rbuf, ro, dt) : NULL, rl * es, i < kr ? src : MPI_PROC_NULL, comm, p);
     }
-    ar_trace_step(p->trace, AR_EV_SENDRECV, t0, comm, msg_bytes(scount, dt, dest), dest, msg_bytes(rcount, dt, src),
+    ar_steps_step(p->trace, AR_EV_SENDRECV, t0, comm, msg_bytes(scount, dt, dest), dest, msg_bytes(rcount, dt, src),
                   src);
     return rc;
   }
@@ -215,30 +215,30 @@ int ar_sendrecv(const void *sbuf, size_t scount, int dest, void *rbuf, size_t rc
                                 MPI_STATUS_IGNORE) != MPI_SUCCESS)
       rc = SA_EMPI;
   }
-  ar_trace_step(p->trace, AR_EV_SENDRECV, t0, comm, msg_bytes(scount, dt, dest), dest, msg_bytes(rcount, dt, src), src);
+  ar_steps_step(p->trace, AR_EV_SENDRECV, t0, comm, msg_bytes(scount, dt, dest), dest, msg_bytes(rcount, dt, src), src);
   return rc;
 }
 
 /* Blocking sends and receives: the pieces posted, then waited for, one step in the trace. */
-int ar_send(const void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p)
+int ar_send(const void *buf, size_t count, kn_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p)
 {
   MPI_Request r[AR_MAX_PIECES];
-  double t0 = ar_trace_start(p->trace);
+  double t0 = ar_steps_start(p->trace);
   int n = 0, rc = post((void *)buf, count, dt, peer, tag, comm, r, &n, POST_SEND);
   if (rc == 0 && MPI_Waitall(n, r, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
     rc = SA_EMPI;
-  ar_trace_step(p->trace, AR_EV_SEND, t0, comm, msg_bytes(count, dt, peer), peer, -1, -1);
+  ar_steps_step(p->trace, AR_EV_SEND, t0, comm, msg_bytes(count, dt, peer), peer, -1, -1);
   return rc;
 }
 
-int ar_recv(void *buf, size_t count, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p)
+int ar_recv(void *buf, size_t count, kn_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p)
 {
   MPI_Request r[AR_MAX_PIECES];
-  double t0 = ar_trace_start(p->trace);
+  double t0 = ar_steps_start(p->trace);
   int n = 0, rc = post(buf, count, dt, peer, tag, comm, r, &n, POST_RECV);
   if (rc == 0 && MPI_Waitall(n, r, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
     rc = SA_EMPI;
-  ar_trace_step(p->trace, AR_EV_RECV, t0, comm, -1, -1, msg_bytes(count, dt, peer), peer);
+  ar_steps_step(p->trace, AR_EV_RECV, t0, comm, -1, -1, msg_bytes(count, dt, peer), peer);
   return rc;
 }
 
@@ -247,7 +247,7 @@ int ar_ranks(MPI_Comm comm, int *rank, int *size)
   return MPI_Comm_rank(comm, rank) == MPI_SUCCESS && MPI_Comm_size(comm, size) == MPI_SUCCESS ? 0 : SA_EMPI;
 }
 
-int ar_begin(const void **sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p,
+int ar_begin(const void **sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p,
              int *rank, int *size, int *rc)
 {
   if ((*rc = ar_ranks(comm, rank, size)) != 0)

@@ -56,7 +56,7 @@ static void bufs_free(const ar_params *p, hitopk_bufs *b)
 
 /* Step (3)'s union: the m*k~ pairs added into a zeroed shard, the touched indices kept in
  * ascending order with their sums. Timing mode only charges the work and sizes the union. */
-static size_t make_union(const ar_params *p, hitopk_bufs *b, size_t shard, size_t pairs, size_t k, int m, ar_dtype dt)
+static size_t make_union(const ar_params *p, hitopk_bufs *b, size_t shard, size_t pairs, size_t k, int m, kn_dtype dt)
 {
   ar_zero(p, b->acc, shard, dt);
   ar_scatter_add(p, b->acc, b->allv, b->alli, pairs, dt);
@@ -74,13 +74,13 @@ static size_t make_union(const ar_params *p, hitopk_bufs *b, size_t shard, size_
   for (size_t i = 0; i < shard; i++)
     if (b->touched[i]) {
       b->uidx[n] = (uint32_t)i;
-      memcpy(ar_at(b->uval, n, dt), ar_cat(b->acc, i, dt), ar_dtype_size(dt));
+      memcpy(ar_at(b->uval, n, dt), ar_cat(b->acc, i, dt), kn_dtype_size(dt));
       n++;
     }
   return n;
 }
 
-int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int rank, size, rc = ar_ranks(comm, &rank, &size);
   if (rc || count == 0)
@@ -94,7 +94,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
     return SA_ELAYOUT;
   MPI_Comm node = p->layout->node, cross = p->layout->cross;
   int m = size / rpn, n = rpn;
-  size_t es = ar_dtype_size(dt);
+  size_t es = kn_dtype_size(dt);
   hitopk_bufs b = {0};
 
   ar_ring_spec intra;
@@ -105,7 +105,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
 
   int mine = (intra.pos + 1) % n;
   size_t off = ar_ring_chunk_off(&intra, mine), shard = ar_ring_chunk_len(&intra, mine);
-  size_t k = ar_topk_k(shard, p->density), pairs = (size_t)m * k, maxshard = ar_ring_chunk_len(&intra, 0);
+  size_t k = kn_topk_k(shard, p->density), pairs = (size_t)m * k, maxshard = ar_ring_chunk_len(&intra, 0);
   if (p->phases)
     p->phases->selected = (long long)k;
   b.idx = ar_alloc(p, k * 4 + 4);
@@ -114,7 +114,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
   b.allv = ar_alloc(p, pairs * es + es);
   b.acc = ar_alloc(p, shard * es + es);
   /* unions of every rank of the node: room for n of the largest any of them can make */
-  size_t ucap = (size_t)m * ar_topk_k(maxshard, p->density);
+  size_t ucap = (size_t)m * kn_topk_k(maxshard, p->density);
   ucap = ucap < maxshard ? ucap : maxshard;
   b.uidx = ar_alloc(p, (size_t)n * ucap * 4 + 4);
   b.uval = ar_alloc(p, (size_t)n * ucap * es + es);
@@ -127,7 +127,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
   long got = 0;
   if (rc == 0)
     got = ar_select(p, AR_SELECT_MSTOPK, ar_cat(recvbuf, off, dt), shard, dt, k,
-                    ar_topk_seed(rank / rpn, rank % rpn), b.idx, b.vals);
+                    kn_topk_seed(rank / rpn, rank % rpn), b.idx, b.vals);
   if (got < 0)
     rc = (int)got;
   ar_phase_end(p->phases, AR_PH_MSTOPK);
@@ -150,7 +150,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
       at[i] = (size_t)i;
     }
     sizes[l] = (uint32_t)u;
-    rc = ar_ring_allgatherv(sizes, one, at, AR_I32, node, p);
+    rc = ar_ring_allgatherv(sizes, one, at, KN_I32, node, p);
   }
   for (int i = 0; i < n && rc == 0; i++) {
     b.counts[i] = p->real_data ? sizes[i] : u; /* timing mode: every union has the same size */
@@ -163,7 +163,7 @@ int ar_hitopk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI
   if (rc == 0)
     rc = ar_ring_allgatherv(b.uval, b.counts, b.displs, dt, node, p);
   if (rc == 0)
-    rc = ar_ring_allgatherv(b.uidx, b.counts, b.displs, AR_I32, node, p);
+    rc = ar_ring_allgatherv(b.uidx, b.counts, b.displs, KN_I32, node, p);
   if (rc == 0) {
     ar_zero(p, recvbuf, count, dt);
     for (int i = 0; i < n; i++) {

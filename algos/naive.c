@@ -14,7 +14,7 @@
 
 #include "algos.h"
 
-int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+int ar_naive(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int rank, size, rc;
   if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))
@@ -33,7 +33,7 @@ int ar_naive(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_
   int nreq = 0;
   rc = tmp && req ? 0 : SA_ENOMEM;
   for (int i = 1; i < size && rc == 0; i++) {
-    tmp[i] = ar_alloc(p, count * ar_dtype_size(dt));
+    tmp[i] = ar_alloc(p, count * kn_dtype_size(dt));
     rc = tmp[i] ? ar_irecv(tmp[i], count, dt, i, 0, comm, p, req, &nreq) : SA_ENOMEM;
   }
   if (rc == 0 && nreq)

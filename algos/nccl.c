@@ -3,9 +3,9 @@
  * hands them in ar_params; this runs that choice, NCCL's ring (nccl_ring.c) or its tree
  * (nccl_tree.c). Restrictions, cost and steps: those of the algorithm chosen. */
 #include "algos.h"
-#include "nccl_proto.h"
+#include "nccl/nccl_proto.h"
 
-int ar_nccl(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+int ar_nccl(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   if (p->nccl_run.algo == NCCL_ALGO_TREE)
     return ar_nccl_tree(sendbuf, recvbuf, count, dt, comm, p);

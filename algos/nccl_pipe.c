@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nccl_proto.h"
-#include "nccl_topo.h"
+#include "nccl/nccl_proto.h"
+#include "nccl_comm.h"
 
-int np_launch(const ar_params *p, int algo, int *proto, int *channels)
+int ar_pipe_launch(const ar_params *p, int algo, int *proto, int *channels)
 {
-  const nccl_topo *t = p->nccl;
+  const ar_nccl_comm *t = p->nccl;
   *proto = p->nccl_run.proto >= 0 ? p->nccl_run.proto : NCCL_PROTO_SIMPLE;
   *channels = p->nccl_run.channels > 0 ? p->nccl_run.channels : t ? t->channels : 1;
   if (!t || *channels > t->channels)
@@ -35,8 +35,8 @@ int np_launch(const ar_params *p, int algo, int *proto, int *channels)
   return 0;
 }
 
-#ifndef AR_SMPI
-int np_run(np_stream *streams, int nstreams, int slots, int proto, const void *in, void *out, ar_dtype dt,
+#ifndef SA_SMPI
+int ar_pipe_run(ar_pipe_stream *streams, int nstreams, int slots, int proto, const void *in, void *out, kn_dtype dt,
            MPI_Comm comm, const ar_params *p)
 {
   (void)streams, (void)nstreams, (void)slots, (void)proto, (void)in, (void)out, (void)dt, (void)comm, (void)p;
@@ -49,8 +49,8 @@ int np_run(np_stream *streams, int nstreams, int slots, int proto, const void *i
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 
-struct np_conn {
-  np_stream *s;
+struct ar_pipe_conn {
+  ar_pipe_stream *s;
   int peer, recv;                 /* index among the stream's receive (recv = 1) or send peers */
   sg_mailbox_t mb;
   sg_comm_t comm[NCCL_STEPS];     /* receive: the posted gets; send: the slice on its way */
@@ -63,13 +63,13 @@ struct np_conn {
 };
 
 typedef struct {
-  np_stream *streams;
+  ar_pipe_stream *streams;
   int nstreams, slots, proto, nconn;
-  np_conn *conn;
+  ar_pipe_conn *conn;
   size_t slot_bytes;
   const void *in;
   void *out;
-  ar_dtype dt;
+  kn_dtype dt;
   MPI_Comm comm;
   const ar_params *p;
   double now;
@@ -79,7 +79,7 @@ typedef struct {
   int *comm_of, *exec_of;
 } pipe_run;
 
-static char *slot_buf(const pipe_run *r, const np_conn *c, int slot) { return c->buf + (size_t)slot * r->slot_bytes; }
+static char *slot_buf(const pipe_run *r, const ar_pipe_conn *c, int slot) { return c->buf + (size_t)slot * r->slot_bytes; }
 
 /* What a slice carries. SMPI copies a mailbox message as it copies an MPI one: the first
  * pointer's worth of bytes at the put's address into the get's pointer; a payload that
@@ -111,16 +111,16 @@ static int mailbox(pipe_run *r, int from, int to, int tag, sg_mailbox_t *mb)
 }
 
 /* Walks every stream's operations once: how many receive, and the largest slice. */
-static size_t survey(np_stream *s, int n)
+static size_t survey(ar_pipe_stream *s, int n)
 {
   size_t largest = 0;
   for (int i = 0; i < n; i++) {
     s[i].k = s[i].recvs = s[i].rdone = s[i].rposted = s[i].sdone = 0;
     s[i].work = NULL;
     for (long k = 0; k < s[i].nops; k++) {
-      np_op op;
+      nccl_op op;
       s[i].op(&s[i], k, &op);
-      s[i].recvs += (op.flags & NP_RECV) != 0;
+      s[i].recvs += (op.flags & NCCL_OP_RECV) != 0;
       largest = op.n > largest ? op.n : largest;
     }
   }
@@ -130,7 +130,7 @@ static size_t survey(np_stream *s, int n)
 static int setup(pipe_run *r)
 {
   int rank, rc = 0;
-  r->slot_bytes = survey(r->streams, r->nstreams) * ar_dtype_size(r->dt);
+  r->slot_bytes = survey(r->streams, r->nstreams) * kn_dtype_size(r->dt);
   MPI_Comm_rank(r->comm, &rank);
   for (int i = 0; i < r->nstreams; i++)
     r->nconn += r->streams[i].nrecv + r->streams[i].nsend;
@@ -144,10 +144,10 @@ static int setup(pipe_run *r)
     return SA_ENOMEM;
   int c = 0;
   for (int i = 0; i < r->nstreams && rc == 0; i++) {
-    np_stream *s = &r->streams[i];
+    ar_pipe_stream *s = &r->streams[i];
     s->conn = &r->conn[c];
     for (int j = 0; j < s->nrecv + s->nsend && rc == 0; j++, c++) {
-      np_conn *x = &r->conn[c];
+      ar_pipe_conn *x = &r->conn[c];
       x->s = s;
       x->recv = j < s->nrecv;
       x->peer = x->recv ? j : j - s->nrecv;
@@ -172,12 +172,12 @@ static void teardown(pipe_run *r)
 }
 
 /* Keeps `slots` receives posted ahead of the stream's operations. */
-static void post_recvs(pipe_run *r, np_stream *s)
+static void post_recvs(pipe_run *r, ar_pipe_stream *s)
 {
   while (s->rposted < s->recvs && s->rposted < s->rdone + r->slots) {
     int slot = (int)(s->rposted % r->slots);
     for (int j = 0; j < s->nrecv; j++) {
-      np_conn *c = &s->conn[j];
+      ar_pipe_conn *c = &s->conn[j];
       c->filled[slot] = 0;
       c->got[slot] = NULL;
       c->comm[slot] = ar_mb_get(c->mb, &c->got[slot], nccl_wire_bytes(r->proto, r->slot_bytes), s->recv_peer[j], r->comm,
@@ -188,9 +188,9 @@ static void post_recvs(pipe_run *r, np_stream *s)
 }
 
 /* Sends the connection's next packed slice once the one before is delivered. */
-static int issue(pipe_run *r, np_conn *c)
+static int issue(pipe_run *r, ar_pipe_conn *c)
 {
-  np_stream *s = c->s;
+  ar_pipe_stream *s = c->s;
   if (c->issued >= s->sdone || c->issued > c->completed)
     return 0;
   static payload nothing = {&nothing, 0}; /* timing mode: no elements (SimGrid sends no null) */
@@ -210,10 +210,10 @@ static int issue(pipe_run *r, np_conn *c)
 enum { BLOCKED, LATER, READY };
 
 /* Whether the stream's next operation can start now; *t: when its data became visible. */
-static int readiness(const pipe_run *r, const np_stream *s, const np_op *op, double *t)
+static int readiness(const pipe_run *r, const ar_pipe_stream *s, const nccl_op *op, double *t)
 {
   *t = -INFINITY;
-  if (op->flags & NP_RECV) {
+  if (op->flags & NCCL_OP_RECV) {
     int slot = (int)(s->rdone % r->slots);
     for (int j = 0; j < s->nrecv; j++) {
       if (!s->conn[j].filled[slot])
@@ -222,34 +222,34 @@ static int readiness(const pipe_run *r, const np_stream *s, const np_op *op, dou
     }
   }
   /* a slot is free once the slice it held `slots` slices ago is delivered */
-  for (int j = 0; (op->flags & NP_SEND) && j < s->nsend; j++)
+  for (int j = 0; (op->flags & NCCL_OP_SEND) && j < s->nsend; j++)
     if (s->sdone - s->conn[s->nrecv + j].completed >= r->slots)
       return BLOCKED;
   return *t <= r->now ? READY : LATER;
 }
 
 /* The end of an operation: the received slices taken up, the slice sent on. */
-static int finish(pipe_run *r, np_stream *s)
+static int finish(pipe_run *r, ar_pipe_stream *s)
 {
   const ar_params *p = r->p;
-  const np_op *op = &s->cur;
-  size_t es = ar_dtype_size(r->dt), bytes = op->n * es;
+  const nccl_op *op = &s->cur;
+  size_t es = kn_dtype_size(r->dt), bytes = op->n * es;
   int rc = 0;
   if (s->work)
-    ar_trace_work(p->trace, AR_EV_REDUCE, s->work_t0, (long long)bytes);
+    ar_steps_work(p->trace, AR_EV_REDUCE, s->work_t0, (long long)bytes);
   s->work = NULL;
-  if (op->flags & NP_RECV) {
+  if (op->flags & NCCL_OP_RECV) {
     for (int j = 0; j < s->nrecv; j++)
       s->conn[j].filled[s->rdone % r->slots] = 0;
     s->rdone++;
     post_recvs(r, s);
   }
-  if (op->flags & NP_SEND) {
+  if (op->flags & NCCL_OP_SEND) {
     int slot = (int)(s->sdone % r->slots);
-    const char *from = op->flags & NP_RECV ? (const char *)ar_at(r->out, op->off, r->dt)
+    const char *from = op->flags & NCCL_OP_RECV ? (const char *)ar_at(r->out, op->off, r->dt)
                                            : (const char *)ar_cat(r->in, op->off, r->dt);
     for (int j = 0; j < s->nsend; j++) {
-      np_conn *c = &s->conn[s->nrecv + j];
+      ar_pipe_conn *c = &s->conn[s->nrecv + j];
       if (p->real_data)
         memcpy(slot_buf(r, c, slot), from, bytes);
       c->bytes[slot] = bytes;
@@ -265,33 +265,33 @@ static int finish(pipe_run *r, np_stream *s)
 
 /* Seconds of GPU time an operation takes (nccl_proto.h: the sum, and the protocol's writing
  * of what it sends). */
-static double sum_time(const pipe_run *r, const np_stream *s, const np_op *op)
+static double sum_time(const pipe_run *r, const ar_pipe_stream *s, const nccl_op *op)
 {
-  return nccl_op_time(&r->p->compute, r->proto, op->flags, s->nrecv, s->nsend, op->n * ar_dtype_size(r->dt));
+  return nccl_op_time(&r->p->compute, r->proto, op->flags, s->nrecv, s->nsend, op->n * kn_dtype_size(r->dt));
 }
 
 /* Starts a ready operation: the received slices combined (with real data), the sum's device
  * time started; an operation with nothing to sum ends at once. */
-static int start(pipe_run *r, np_stream *s, const np_op *op)
+static int start(pipe_run *r, ar_pipe_stream *s, const nccl_op *op)
 {
   const ar_params *p = r->p;
-  size_t bytes = op->n * ar_dtype_size(r->dt);
+  size_t bytes = op->n * kn_dtype_size(r->dt);
   double seconds = sum_time(r, s, op);
   s->cur = *op;
-  if (op->flags & NP_RECV) {
+  if (op->flags & NCCL_OP_RECV) {
     int slot = (int)(s->rdone % r->slots);
     char *dst = (char *)ar_at(r->out, op->off, r->dt);
     const char *src = (const char *)ar_cat(r->in, op->off, r->dt);
     for (int j = 0; p->real_data && j < s->nrecv; j++) {
       const char *got = slot_buf(r, &s->conn[j], slot);
-      if (!(op->flags & NP_REDUCE))
+      if (!(op->flags & NCCL_OP_REDUCE))
         memcpy(dst, got, bytes);
       else
-        ar_sum_host(dst, j == 0 ? src : dst, got, op->n, r->dt);
+        kn_sum(dst, j == 0 ? src : dst, got, op->n, r->dt);
     }
   }
   if (seconds > 0) {
-    s->work_t0 = ar_trace_start(p->trace);
+    s->work_t0 = ar_steps_start(p->trace);
     s->work = sg_actor_exec_async(seconds * sg_host_get_speed(sg_host_self()));
     return 0;
   }
@@ -305,7 +305,7 @@ static int happened(pipe_run *r, int idx, int ncomm)
 {
   if (idx >= ncomm)
     return finish(r, &r->streams[r->exec_of[idx - ncomm]]);
-  np_conn *c = &r->conn[r->comm_of[idx] / NCCL_STEPS];
+  ar_pipe_conn *c = &r->conn[r->comm_of[idx] / NCCL_STEPS];
   int slot = r->comm_of[idx] % NCCL_STEPS;
   c->comm[slot] = NULL;
   if (!c->recv) {
@@ -332,13 +332,13 @@ static int loop(pipe_run *r)
   while (rc == 0) {
     double soonest = INFINITY, first = INFINITY;
     int more = 0, gpu = -1, busy = 0;
-    np_op op, gpu_op = {0, 0, 0};
+    nccl_op op, gpu_op = {0, 0, 0};
     for (int i = 0; i < r->nstreams; i++)
       busy |= r->streams[i].work != NULL;
     /* every stream takes what is ready and needs no sum; the GPU, when free, the ready sum
      * whose data became visible first */
     for (int i = 0; i < r->nstreams && rc == 0; i++) {
-      np_stream *s = &r->streams[i];
+      ar_pipe_stream *s = &r->streams[i];
       while (rc == 0 && !s->work && s->k < s->nops) {
         double t;
         s->op(s, s->k, &op);
@@ -391,7 +391,7 @@ static int loop(pipe_run *r)
   return rc;
 }
 
-int np_run(np_stream *streams, int nstreams, int slots, int proto, const void *in, void *out, ar_dtype dt,
+int ar_pipe_run(ar_pipe_stream *streams, int nstreams, int slots, int proto, const void *in, void *out, kn_dtype dt,
            MPI_Comm comm, const ar_params *p)
 {
   pipe_run r;

@@ -12,40 +12,40 @@
 #define AR_NCCL_PIPE_H
 
 #include "ar.h"
-#include "nccl_sched.h"
+#include "nccl/nccl_sched.h"
 
-typedef struct np_stream np_stream;
+typedef struct ar_pipe_stream ar_pipe_stream;
 /* Fills operation k (0 <= k < nops) of a stream. */
-typedef void (*np_op_fn)(const np_stream *s, long k, np_op *op);
+typedef void (*ar_pipe_op_fn)(const ar_pipe_stream *s, long k, nccl_op *op);
 
 /* Internal per-connection state (nccl_pipe.c). */
-typedef struct np_conn np_conn;
+typedef struct ar_pipe_conn ar_pipe_conn;
 
-struct np_stream {
+struct ar_pipe_stream {
   /* set by the algorithm */
-  np_op_fn op;
+  ar_pipe_op_fn op;
   const void *ctx; /* the generator's own description of the stream */
   long nops;
   int nrecv, nsend;
-  int recv_peer[NP_MAX_PEERS], recv_tag[NP_MAX_PEERS];
-  int send_peer[NP_MAX_PEERS], send_tag[NP_MAX_PEERS];
-  double extra[NP_MAX_PEERS]; /* per receive peer: seconds a slice takes beyond the link's */
+  int recv_peer[NCCL_MAX_PEERS], recv_tag[NCCL_MAX_PEERS];
+  int send_peer[NCCL_MAX_PEERS], send_tag[NCCL_MAX_PEERS];
+  double extra[NCCL_MAX_PEERS]; /* per receive peer: seconds a slice takes beyond the link's */
   /* kept by the pipeline */
   long k, recvs, rdone, rposted, sdone;
-  np_conn *conn;
+  ar_pipe_conn *conn;
   void *work;      /* the sum under way (a SimGrid activity), NULL when none */
-  np_op cur;       /* its operation */
+  nccl_op cur;       /* its operation */
   double work_t0;  /* when it began */
 };
 
 /* The start of a call of NCCL's algorithm `algo`: the point's protocol and channel count
  * (the defaults: Simple, every channel laid out), and the kernel launch charged (NCCL's base
  * latency, phase AR_PH_LAUNCH). Returns 0, or SA_EINVAL without NCCL's channels. */
-int np_launch(const ar_params *p, int algo, int *proto, int *channels);
+int ar_pipe_launch(const ar_params *p, int algo, int *proto, int *channels);
 
 /* Runs the streams to completion with `slots` slices in flight per connection and the wire
  * bytes of protocol `proto`. Returns 0 or an SA_E* code (SA_EINVAL outside a simulation). */
-int np_run(np_stream *streams, int nstreams, int slots, int proto, const void *in, void *out, ar_dtype dt,
+int ar_pipe_run(ar_pipe_stream *streams, int nstreams, int slots, int proto, const void *in, void *out, kn_dtype dt,
            MPI_Comm comm, const ar_params *p);
 
 #endif

@@ -1,6 +1,6 @@
 /* nccl_ring.c: NCCL's ring allreduce as its kernels run it (src/device/all_reduce.h runRing,
  * v2.26.2): the buffer split among C channels, each channel a ring of all ranks laid over
- * the platform's links as NCCL's search would lay it (nccl_topo.c), each ring cut into
+ * the platform's links as NCCL's search would lay it (nccl_comm.c), each ring cut into
  * loops of p chunks (one per rank), each chunk into slices, several slices in flight per
  * connection (nccl_pipe.c).
  *
@@ -29,36 +29,36 @@
  */
 #include "algos.h"
 #include "nccl_pipe.h"
-#include "nccl_proto.h"
-#include "nccl_topo.h"
+#include "nccl/nccl_proto.h"
+#include "nccl_comm.h"
 
 #include <stdlib.h>
 
-static void ring_op(const np_stream *s, long k, np_op *op) { nccl_ring_sched_op(s->ctx, k, op); }
+static void ring_op(const ar_pipe_stream *s, long k, nccl_op *op) { nccl_ring_sched_op(s->ctx, k, op); }
 
-int ar_nccl_ring(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+int ar_nccl_ring(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int rank, size, rc, proto, nc;
   if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))
     return rc;
-  if ((rc = np_launch(p, NCCL_ALGO_RING, &proto, &nc)) != 0)
+  if ((rc = ar_pipe_launch(p, NCCL_ALGO_RING, &proto, &nc)) != 0)
     return rc;
-  const nccl_topo *t = p->nccl;
-  np_stream *st = calloc((size_t)nc, sizeof *st);
+  const ar_nccl_comm *t = p->nccl;
+  ar_pipe_stream *st = calloc((size_t)nc, sizeof *st);
   nccl_ring_sched *cx = calloc((size_t)nc, sizeof *cx);
   rc = st && cx ? 0 : SA_ENOMEM;
   for (int c = 0; c < nc && rc == 0; c++) {
     int pos, prev, next;
-    nccl_topo_ring(t, c, rank, &pos, &prev, &next);
-    nccl_ring_sched_init(&cx[c], size, pos, ar_part_off(count, nc, c), ar_part_len(count, nc, c), proto, ar_dtype_size(dt));
-    st[c] = (np_stream){.op = ring_op, .ctx = &cx[c], .nops = nccl_ring_sched_ops(&cx[c]), .nrecv = 1, .nsend = 1};
+    ar_nccl_comm_ring(t, c, rank, &pos, &prev, &next);
+    nccl_ring_sched_init(&cx[c], size, pos, kn_part_off(count, nc, c), kn_part_len(count, nc, c), proto, kn_dtype_size(dt));
+    st[c] = (ar_pipe_stream){.op = ring_op, .ctx = &cx[c], .nops = nccl_ring_sched_ops(&cx[c]), .nrecv = 1, .nsend = 1};
     st[c].recv_peer[0] = prev;
     st[c].send_peer[0] = next;
     st[c].recv_tag[0] = st[c].send_tag[0] = c;
-    st[c].extra[0] = nccl_topo_extra(t, &p->compute, prev, rank, NCCL_ALGO_RING, proto);
+    st[c].extra[0] = ar_nccl_comm_extra(t, &p->compute, prev, rank, NCCL_ALGO_RING, proto);
   }
   if (rc == 0)
-    rc = np_run(st, nc, nccl_slots(NCCL_ALGO_RING, proto), proto, sendbuf, recvbuf, dt, comm, p);
+    rc = ar_pipe_run(st, nc, nccl_slots(NCCL_ALGO_RING, proto), proto, sendbuf, recvbuf, dt, comm, p);
   ar_phase_end(p->phases, AR_PH_RING);
   free(st);
   free(cx);

@@ -2,7 +2,7 @@
  * runTreeSplit, v2.26.2): per channel, a chain through each node's GPUs hanging from the
  * GPU the node's tree edges attach to, and across nodes one of the two trees of NCCL's
  * double binary tree (the first half of the channels on tree 0, the second on tree 1,
- * nccl_topo.c). The channel's part of the buffer is cut into chunks, each one slice (Simple
+ * nccl_comm.c). The channel's part of the buffer is cut into chunks, each one slice (Simple
  * 512 KiB, LL 32 KiB, LL128 576000 B, halved for LL128 while the part is small, as
  * calcCollChunking does), 8 in flight per connection.
  *
@@ -22,8 +22,8 @@
  */
 #include "algos.h"
 #include "nccl_pipe.h"
-#include "nccl_proto.h"
-#include "nccl_topo.h"
+#include "nccl/nccl_proto.h"
+#include "nccl_comm.h"
 
 #include <stdlib.h>
 
@@ -32,7 +32,7 @@ typedef struct {
   unsigned flags;
 } tree_ctx;
 
-static void tree_op(const np_stream *s, long k, np_op *op)
+static void tree_op(const ar_pipe_stream *s, long k, nccl_op *op)
 {
   const tree_ctx *x = s->ctx;
   size_t at = (size_t)k * x->chunk;
@@ -42,20 +42,20 @@ static void tree_op(const np_stream *s, long k, np_op *op)
 }
 
 /* The streams of one channel: one at the root, two elsewhere. Returns how many. */
-static int channel_streams(const nccl_topo *t, const sa_compute *comp, int c, int rank, int proto,
-                           const tree_ctx *proto_ctx, np_stream *st, tree_ctx *cx)
+static int channel_streams(const ar_nccl_comm *t, const sa_compute *comp, int c, int rank, int proto,
+                           const tree_ctx *proto_ctx, ar_pipe_stream *st, tree_ctx *cx)
 {
-  ar_tree_node nd;
-  nccl_topo_tree(t, c, rank, &nd);
+  topo_tree_node nd;
+  ar_nccl_comm_tree(t, c, rank, &nd);
   int up = 4 * c + 1, down = 4 * c + 2, n = 0;
   /* the reduction: children in, parent out (at the root: children in, children out) */
   cx[n] = *proto_ctx;
-  cx[n].flags = (nd.nchild ? NP_RECV | NP_REDUCE : 0u) | NP_SEND;
-  st[n] = (np_stream){.op = tree_op, .ctx = &cx[n], .nrecv = nd.nchild};
+  cx[n].flags = (nd.nchild ? NCCL_OP_RECV | NCCL_OP_REDUCE : 0u) | NCCL_OP_SEND;
+  st[n] = (ar_pipe_stream){.op = tree_op, .ctx = &cx[n], .nrecv = nd.nchild};
   for (int i = 0; i < nd.nchild; i++) {
     st[n].recv_peer[i] = nd.child[i];
     st[n].recv_tag[i] = up;
-    st[n].extra[i] = nccl_topo_extra(t, comp, nd.child[i], rank, NCCL_ALGO_TREE, proto);
+    st[n].extra[i] = ar_nccl_comm_extra(t, comp, nd.child[i], rank, NCCL_ALGO_TREE, proto);
   }
   if (nd.parent >= 0) {
     st[n].nsend = 1;
@@ -73,11 +73,11 @@ static int channel_streams(const nccl_topo *t, const sa_compute *comp, int c, in
     return n;
   /* the broadcast: parent in, children out */
   cx[n] = *proto_ctx;
-  cx[n].flags = NP_RECV | (nd.nchild ? NP_SEND : 0u);
-  st[n] = (np_stream){.op = tree_op, .ctx = &cx[n], .nrecv = 1, .nsend = nd.nchild};
+  cx[n].flags = NCCL_OP_RECV | (nd.nchild ? NCCL_OP_SEND : 0u);
+  st[n] = (ar_pipe_stream){.op = tree_op, .ctx = &cx[n], .nrecv = 1, .nsend = nd.nchild};
   st[n].recv_peer[0] = nd.parent;
   st[n].recv_tag[0] = down;
-  st[n].extra[0] = nccl_topo_extra(t, comp, nd.parent, rank, NCCL_ALGO_TREE, proto);
+  st[n].extra[0] = ar_nccl_comm_extra(t, comp, nd.parent, rank, NCCL_ALGO_TREE, proto);
   for (int i = 0; i < nd.nchild; i++) {
     st[n].send_peer[i] = nd.child[i];
     st[n].send_tag[i] = down;
@@ -85,21 +85,21 @@ static int channel_streams(const nccl_topo *t, const sa_compute *comp, int c, in
   return n + 1;
 }
 
-int ar_nccl_tree(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+int ar_nccl_tree(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int rank, size, rc, proto, nc;
   if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))
     return rc;
-  if ((rc = np_launch(p, NCCL_ALGO_TREE, &proto, &nc)) != 0)
+  if ((rc = ar_pipe_launch(p, NCCL_ALGO_TREE, &proto, &nc)) != 0)
     return rc;
-  const nccl_topo *t = p->nccl;
-  np_stream *st = calloc(2 * (size_t)nc, sizeof *st);
+  const ar_nccl_comm *t = p->nccl;
+  ar_pipe_stream *st = calloc(2 * (size_t)nc, sizeof *st);
   tree_ctx *cx = calloc(2 * (size_t)nc, sizeof *cx);
   rc = st && cx ? 0 : SA_ENOMEM;
-  size_t es = ar_dtype_size(dt);
+  size_t es = kn_dtype_size(dt);
   int n = 0;
   for (int c = 0; c < nc && rc == 0; c++) {
-    tree_ctx part = {ar_part_off(count, nc, c), ar_part_len(count, nc, c), 0, 0};
+    tree_ctx part = {kn_part_off(count, nc, c), kn_part_len(count, nc, c), 0, 0};
     part.chunk = nccl_tree_chunk(proto, part.len, es, t->nodes, size);
     int k = channel_streams(t, &p->compute, c, rank, proto, &part, st + n, cx + n);
     for (int i = 0; i < k; i++)
@@ -107,7 +107,7 @@ int ar_nccl_tree(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, 
     n += k;
   }
   if (rc == 0)
-    rc = np_run(st, n, nccl_slots(NCCL_ALGO_TREE, proto), proto, sendbuf, recvbuf, dt, comm, p);
+    rc = ar_pipe_run(st, n, nccl_slots(NCCL_ALGO_TREE, proto), proto, sendbuf, recvbuf, dt, comm, p);
   ar_phase_end(p->phases, AR_PH_TREE);
   free(st);
   free(cx);

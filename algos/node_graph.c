@@ -7,7 +7,7 @@
 
 #include "common/sa_error.h"
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <xbt/dynar.h>

@@ -1,15 +1,15 @@
 /* node_graph.h: the GPUs of one node and the routes between them as SimGrid gives them (and,
  * given the next node's hosts, the NIC each GPU leaves through), in the form the channel
- * search reads (nccl_search.h). The runner builds it before any timing: the ring's channel
- * orders (ring_orders.c) and NCCL's channels (nccl_topo.c) come from the same search. Under
+ * search reads (channels.h). The runner builds it before any timing: the ring's channel
+ * orders (ring_orders.c) and NCCL's channels (nccl_comm.c) come from the same search. Under
  * SMPI only: outside a simulation there are no routes to read, and building fails. */
 #ifndef AR_NODE_GRAPH_H
 #define AR_NODE_GRAPH_H
 
-#include "nccl_search.h"
+#include "topo/channels.h"
 
 typedef struct {
-  nccl_node g;  /* what the search reads; its arrays point into the fields below */
+  topo_graph g;  /* what the search reads; its arrays point into the fields below */
   void **links; /* SimGrid's links, by index */
   double *bw;
   int **route;

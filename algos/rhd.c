@@ -26,9 +26,9 @@
 static int real_rank(int v, int r) { return v < r ? 2 * v + 1 : v + r; }
 
 /* Element range of blocks [lo, hi) of P. */
-static size_t boff(size_t count, int P, int b) { return ar_part_off(count, P, b); }
+static size_t boff(size_t count, int P, int b) { return kn_part_off(count, P, b); }
 
-int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int rank, size, rc;
   if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))
@@ -38,7 +38,7 @@ int ar_rhd(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Co
   while (P * 2 <= size)
     P *= 2;
   int r = size - P, v;
-  void *tmp = ar_alloc(p, count * ar_dtype_size(dt));
+  void *tmp = ar_alloc(p, count * kn_dtype_size(dt));
   if (!tmp)
     return SA_ENOMEM;
 

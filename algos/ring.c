@@ -44,7 +44,7 @@ static void channel_ring(const ar_layout *L, int c, int rank, int size, size_t o
   r->len = len;
 }
 
-int ar_ring(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+int ar_ring(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int rank, size, rc;
   if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))

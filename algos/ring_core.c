@@ -17,15 +17,15 @@ int ar_ring_plain(MPI_Comm comm, size_t off, size_t len, ar_ring_spec *r)
   return 0;
 }
 
-size_t ar_ring_chunk_off(const ar_ring_spec *r, int c) { return r->off + ar_part_off(r->len, r->n, mod(c, r->n)); }
-size_t ar_ring_chunk_len(const ar_ring_spec *r, int c) { return ar_part_len(r->len, r->n, mod(c, r->n)); }
+size_t ar_ring_chunk_off(const ar_ring_spec *r, int c) { return r->off + kn_part_off(r->len, r->n, mod(c, r->n)); }
+size_t ar_ring_chunk_len(const ar_ring_spec *r, int c) { return kn_part_len(r->len, r->n, mod(c, r->n)); }
 
 /* One step of every ring: receive chunk rc[k] of ring k into rbuf[k] while sending chunk
  * sc[k] from sbuf. Tags keep the rings apart when two rings join the same pair of ranks.
  * A single ring makes one MPI_Sendrecv: the same two messages, but under SMPI every MPI
  * call reads the thread's CPU clock twice (a system call), and three calls a step cost a
  * third of a 128-rank ring's wall time. */
-static int exchange(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm, const ar_params *q,
+static int exchange(const void *sbuf, void *const *rbuf, kn_dtype dt, MPI_Comm comm, const ar_params *q,
                     const ar_ring_spec *rings, int nrings, const int *sc, const int *rc, MPI_Request *req)
 {
   int nreq = 0;
@@ -42,20 +42,20 @@ static int exchange(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm c
 }
 
 /* The exchange, recorded as one step with every ring's bytes (and its peers for one ring). */
-static int step(const void *sbuf, void *const *rbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p,
+static int step(const void *sbuf, void *const *rbuf, kn_dtype dt, MPI_Comm comm, const ar_params *p,
                 const ar_ring_spec *rings, int nrings, const int *sc, const int *rc, MPI_Request *req)
 {
-  double t0 = ar_trace_start(p->trace);
+  double t0 = ar_steps_start(p->trace);
   ar_params q = *p; /* the messages untraced: the step is recorded as one */
   q.trace = NULL;
   int status = exchange(sbuf, rbuf, dt, comm, &q, rings, nrings, sc, rc, req);
   if (p->trace) {
     long long sent = 0, got = 0;
     for (int k = 0; k < nrings; k++) {
-      sent += (long long)(ar_ring_chunk_len(&rings[k], sc[k]) * ar_dtype_size(dt));
-      got += (long long)(ar_ring_chunk_len(&rings[k], rc[k]) * ar_dtype_size(dt));
+      sent += (long long)(ar_ring_chunk_len(&rings[k], sc[k]) * kn_dtype_size(dt));
+      got += (long long)(ar_ring_chunk_len(&rings[k], rc[k]) * kn_dtype_size(dt));
     }
-    ar_trace_step(p->trace, AR_EV_SENDRECV, t0, comm, sent, nrings == 1 ? rings[0].next : -1, got,
+    ar_steps_step(p->trace, AR_EV_SENDRECV, t0, comm, sent, nrings == 1 ? rings[0].next : -1, got,
                   nrings == 1 ? rings[0].prev : -1);
   }
   return status;
@@ -87,13 +87,13 @@ static void state_free(step_state *s, const ar_params *p, int nscratch)
   free(s->rbuf);
 }
 
-int ar_ring_reduce_scatter(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p,
+int ar_ring_reduce_scatter(const void *sendbuf, void *recvbuf, kn_dtype dt, MPI_Comm comm, const ar_params *p,
                            const ar_ring_spec *rings, int nrings)
 {
   step_state s;
   int rc = state_init(&s, nrings), steps = rings[0].n - 1;
   for (int k = 0; k < nrings && rc == 0; k++) {
-    s.rbuf[k] = ar_alloc(p, ar_ring_chunk_len(&rings[k], 0) * ar_dtype_size(dt));
+    s.rbuf[k] = ar_alloc(p, ar_ring_chunk_len(&rings[k], 0) * kn_dtype_size(dt));
     rc = s.rbuf[k] ? 0 : SA_ENOMEM;
     if (rings[k].n == 1) /* a ring of one owns its whole range already */
       ar_copy(p, ar_at(recvbuf, rings[k].off, dt), ar_cat(sendbuf, rings[k].off, dt), rings[k].len, dt);
@@ -115,7 +115,7 @@ int ar_ring_reduce_scatter(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_
   return rc;
 }
 
-int ar_ring_allgather(void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p, const ar_ring_spec *rings, int nrings)
+int ar_ring_allgather(void *recvbuf, kn_dtype dt, MPI_Comm comm, const ar_params *p, const ar_ring_spec *rings, int nrings)
 {
   step_state s;
   int rc = state_init(&s, nrings), steps = rings[0].n - 1;
@@ -131,7 +131,7 @@ int ar_ring_allgather(void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params
   return rc;
 }
 
-int ar_ring_allgatherv(void *buf, const size_t *counts, const size_t *displs, ar_dtype dt, MPI_Comm comm,
+int ar_ring_allgatherv(void *buf, const size_t *counts, const size_t *displs, kn_dtype dt, MPI_Comm comm,
                        const ar_params *p)
 {
   int rank, size, rc = ar_ranks(comm, &rank, &size);

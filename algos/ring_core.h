@@ -25,17 +25,17 @@ size_t ar_ring_chunk_len(const ar_ring_spec *r, int c);
 /* Reduce-scatter: afterwards recvbuf holds, in every ring's chunk (pos+1) mod n, the sum
  * over the ring of sendbuf's values. Step 0 reads sendbuf (which may equal recvbuf), so no
  * initial copy is made; chunks other than the owned one are left partially summed. */
-int ar_ring_reduce_scatter(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p,
+int ar_ring_reduce_scatter(const void *sendbuf, void *recvbuf, kn_dtype dt, MPI_Comm comm, const ar_params *p,
                            const ar_ring_spec *rings, int nrings);
 
 /* Allgather: every rank starts owning chunk (pos+1) mod n of every ring and ends with all. */
-int ar_ring_allgather(void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p, const ar_ring_spec *rings,
+int ar_ring_allgather(void *recvbuf, kn_dtype dt, MPI_Comm comm, const ar_params *p, const ar_ring_spec *rings,
                       int nrings);
 
 /* Allgather of blocks of different sizes around the ring of comm in rank order: rank r
  * owns block r, of counts[r] elements at offset displs[r] of buf; afterwards every rank
  * holds every block. */
-int ar_ring_allgatherv(void *buf, const size_t *counts, const size_t *displs, ar_dtype dt, MPI_Comm comm,
+int ar_ring_allgatherv(void *buf, const size_t *counts, const size_t *displs, kn_dtype dt, MPI_Comm comm,
                        const ar_params *p);
 
 #endif

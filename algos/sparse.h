@@ -13,26 +13,26 @@
 
 #include "ar.h"
 #include "ring_core.h"
-#include "topk_select.h"
+#include "kernels/topk_select.h"
 
 typedef enum { AR_SELECT_EXACT, AR_SELECT_MSTOPK } ar_selector;
 
 /* Chooses k of x[0..len) into idx (indices relative to x) and vals (their values), for real
  * when the data is real, and charges the selector's device time. Returns the number chosen
  * (k, or len if smaller) or a negative AR_E* code. */
-long ar_select(const ar_params *p, ar_selector how, const void *x, size_t len, ar_dtype dt, size_t k, uint64_t seed,
+long ar_select(const ar_params *p, ar_selector how, const void *x, size_t len, kn_dtype dt, size_t k, uint64_t seed,
                uint32_t *idx, void *vals);
 
 /* dst[idx[i]] += vals[i] for n pairs, and its device time. */
-void ar_scatter_add(const ar_params *p, void *dst, const void *vals, const uint32_t *idx, size_t n, ar_dtype dt);
+void ar_scatter_add(const ar_params *p, void *dst, const void *vals, const uint32_t *idx, size_t n, kn_dtype dt);
 
 /* dst[0..n) = 0, and its device time. */
-void ar_zero(const ar_params *p, void *dst, size_t n, ar_dtype dt);
+void ar_zero(const ar_params *p, void *dst, size_t n, kn_dtype dt);
 
 /* Every rank of comm contributes k (value, index) pairs; afterwards allv/alli hold all
  * size*k of them, rank r's at slot (r+1) mod size, by two ring allgathers (values, then
  * indices), as TopK-SGD does [Shi21, eq. 3]. */
 int ar_allgather_pairs(const ar_params *p, MPI_Comm comm, const void *vals, const uint32_t *idx, size_t k,
-                       ar_dtype dt, void *allv, uint32_t *alli);
+                       kn_dtype dt, void *allv, uint32_t *alli);
 
 #endif

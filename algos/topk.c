@@ -23,7 +23,7 @@
 #include "algos.h"
 #include "sparse.h"
 
-int ar_topk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+int ar_topk(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int rank, size, rc = ar_ranks(comm, &rank, &size);
   if (rc || count == 0)
@@ -31,7 +31,7 @@ int ar_topk(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_C
   if (count > AR_SPARSE_MAX_COUNT)
     return SA_EINVAL;
   const void *send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; /* read before recvbuf is zeroed */
-  size_t k = ar_topk_k(count, p->density), es = ar_dtype_size(dt);
+  size_t k = kn_topk_k(count, p->density), es = kn_dtype_size(dt);
   if (p->phases)
     p->phases->selected = (long long)k;
   uint32_t *idx = ar_alloc(p, k * sizeof *idx), *alli = ar_alloc(p, (size_t)size * k * sizeof *alli);

@@ -4,7 +4,7 @@
  *   up the tree and then sent down it, a rank passing segment s on while it receives
  *   segment s+1. Topology-aware as NCCL's trees are: the ranks of a node form a
  *   chain (local 0 first), and the nodes' local-0 ranks form the in-order binary tree over
- *   the nodes (tree_shape.c). With one rank per node it is the plain binary tree.
+ *   the nodes (trees.c). With one rank per node it is the plain binary tree.
  * Restrictions: none; any p, any count (a part shorter than a segment is one segment).
  * Cost: with S segments of n/S bytes and depth D = (R - 1) + ceil(log2(m+1)) - 1 hops
  *   (R ranks per node, m nodes), each phase is the first segment's way through the tree,
@@ -25,7 +25,7 @@
 #include "algos.h"
 #include "tree_core.h"
 
-int ar_tree(const void *sendbuf, void *recvbuf, size_t count, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+int ar_tree(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int rank, size, rc;
   if (ar_begin(&sendbuf, recvbuf, count, dt, comm, p, &rank, &size, &rc))

@@ -30,7 +30,7 @@ static size_t seg_len(const tree_state *s, int k)
   return start + s->seg <= s->t->len ? s->seg : s->t->len - start;
 }
 
-static int post(void *buf, size_t n, ar_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p, MPI_Request *r,
+static int post(void *buf, size_t n, kn_dtype dt, int peer, int tag, MPI_Comm comm, const ar_params *p, MPI_Request *r,
                 int recv)
 {
   int nreq = 0; /* one request: segments are at most AR_TREE_MAX_SEGMENT, never in pieces */
@@ -54,14 +54,14 @@ static int wait_sends(send_list *l, const ar_params *p)
 static int nstreams(const tree_state *s, int bcast) { return bcast ? s->t->node.parent >= 0 : s->t->node.nchild; }
 static int stream_peer(const tree_state *s, int bcast, int c) { return bcast ? s->t->node.parent : s->t->node.child[c]; }
 
-static void *slot_buf(tree_state *s, int bcast, int c, int k, void *recvbuf, ar_dtype dt)
+static void *slot_buf(tree_state *s, int bcast, int c, int k, void *recvbuf, kn_dtype dt)
 {
   return bcast ? ar_at(recvbuf, seg_off(s, k), dt) : s->tmp[c][k % SLOTS];
 }
 
 /* Posts the next receive of stream c when the previous one has arrived and the buffer it
  * would reuse has been processed. */
-static int try_post(tree_state *s, int bcast, int c, void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p)
+static int try_post(tree_state *s, int bcast, int c, void *recvbuf, kn_dtype dt, MPI_Comm comm, const ar_params *p)
 {
   int k = s->posted[c];
   if (k >= s->nseg || (k > 0 && !s->done[c * SLOTS + (k - 1) % SLOTS]) || k - SLOTS >= s->next)
@@ -75,21 +75,21 @@ static int try_post(tree_state *s, int bcast, int c, void *recvbuf, ar_dtype dt,
 
 /* The wait since t0 that ended with receive slot i of a tree: the segment it held is the last
  * one posted to that slot. */
-static void trace_arrival(const tree_state *s, int bcast, int i, double t0, ar_dtype dt, MPI_Comm comm,
+static void trace_arrival(const tree_state *s, int bcast, int i, double t0, kn_dtype dt, MPI_Comm comm,
                           const ar_params *p)
 {
   if (!p->trace)
     return;
   int c = i / SLOTS, last = s->posted[c] - 1, k = last - ((last - i % SLOTS) % SLOTS + SLOTS) % SLOTS;
-  ar_trace_step(p->trace, AR_EV_WAIT, t0, comm, -1, -1, (long long)(seg_len(s, k) * ar_dtype_size(dt)),
+  ar_steps_step(p->trace, AR_EV_WAIT, t0, comm, -1, -1, (long long)(seg_len(s, k) * kn_dtype_size(dt)),
                 stream_peer(s, bcast, c));
 }
 
 /* Segment k of a tree has all its input: sum and send up, or pass down. */
-static int process(tree_state *s, int bcast, int k, const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm comm,
+static int process(tree_state *s, int bcast, int k, const void *sendbuf, void *recvbuf, kn_dtype dt, MPI_Comm comm,
                    const ar_params *p, send_list *sends)
 {
-  const ar_tree_node *n = &s->t->node;
+  const topo_tree_node *n = &s->t->node;
   size_t off = seg_off(s, k), len = seg_len(s, k);
   int rc = 0;
   if (bcast) {
@@ -110,7 +110,7 @@ static int process(tree_state *s, int bcast, int k, const void *sendbuf, void *r
 }
 
 /* Runs one phase of every tree to completion. */
-static int run_phase(tree_state *st, int nparts, int bcast, const void *sendbuf, void *recvbuf, ar_dtype dt,
+static int run_phase(tree_state *st, int nparts, int bcast, const void *sendbuf, void *recvbuf, kn_dtype dt,
                      MPI_Comm comm, const ar_params *p, MPI_Request *all, int nall, send_list *sends)
 {
   int rc = 0;
@@ -142,7 +142,7 @@ static int run_phase(tree_state *st, int nparts, int bcast, const void *sendbuf,
     }
     if (rc == 0 && !progress) { /* nothing ready: wait for any receive of any tree */
       int idx;
-      double t0 = ar_trace_start(p->trace);
+      double t0 = ar_steps_start(p->trace);
       if (MPI_Waitany(nall, all, &idx, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         rc = SA_EMPI;
       else if (idx != MPI_UNDEFINED) {
@@ -157,10 +157,10 @@ static int run_phase(tree_state *st, int nparts, int bcast, const void *sendbuf,
   return rc ? rc : wait_sends(sends, p);
 }
 
-int ar_tree_allreduce(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm comm, const ar_params *p,
+int ar_tree_allreduce(const void *sendbuf, void *recvbuf, kn_dtype dt, MPI_Comm comm, const ar_params *p,
                       const ar_tree_part *parts, int nparts)
 {
-  size_t seg = (p->segment_bytes < AR_TREE_MAX_SEGMENT ? p->segment_bytes : AR_TREE_MAX_SEGMENT) / ar_dtype_size(dt);
+  size_t seg = (p->segment_bytes < AR_TREE_MAX_SEGMENT ? p->segment_bytes : AR_TREE_MAX_SEGMENT) / kn_dtype_size(dt);
   int nall = nparts * 3 * SLOTS, total = 1;
   tree_state *st = calloc((size_t)nparts, sizeof *st);
   MPI_Request *all = calloc((size_t)nall, sizeof *all);
@@ -176,7 +176,7 @@ int ar_tree_allreduce(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm 
     total += st[i].nseg * 3;
     for (int c = 0; c < parts[i].node.nchild && rc == 0; c++)
       for (int b = 0; b < SLOTS && rc == 0; b++)
-        rc = (st[i].tmp[c][b] = ar_alloc(p, st[i].seg * ar_dtype_size(dt))) ? 0 : SA_ENOMEM;
+        rc = (st[i].tmp[c][b] = ar_alloc(p, st[i].seg * kn_dtype_size(dt))) ? 0 : SA_ENOMEM;
   }
   send_list sends = {calloc((size_t)total, sizeof(MPI_Request)), 0};
   if (!sends.req)
@@ -199,15 +199,15 @@ int ar_tree_allreduce(const void *sendbuf, void *recvbuf, ar_dtype dt, MPI_Comm 
   return rc;
 }
 
-int ar_tree_of_rank(const ar_params *p, int rank, int size, int which, ar_tree_node *out)
+int ar_tree_of_rank(const ar_params *p, int rank, int size, int which, topo_tree_node *out)
 {
   int rpn = p->ranks_per_node > 0 && size % p->ranks_per_node == 0 ? p->ranks_per_node : 1, nodes = size / rpn;
-  ar_tree_node *inter = malloc(sizeof *inter * (size_t)nodes);
+  topo_tree_node *inter = malloc(sizeof *inter * (size_t)nodes);
   if (!inter)
     return SA_ENOMEM;
   for (int n = 0; n < nodes; n++)
-    ar_shape_twotree(nodes, which, n, &inter[n]);
-  ar_shape_chain(nodes, rpn, which, inter, rank, out);
+    topo_tree_two(nodes, which, n, &inter[n]);
+  topo_tree_chain(nodes, rpn, which, inter, rank, out);
   free(inter);
   return 0;
 }

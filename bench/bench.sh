@@ -151,7 +151,7 @@ echo "sweep21_peak_rss_ratio $(median <"$TMP/sweep.r")"
 BIG=$TMP/hgx2048.xml
 echo "hgx2048_generate_wall_s $(timed gen "${CALIB:-bin/simcalib}" platform --preset hgx-h100 --nodes 2048 -o "$BIG")"
 # the first run loads the platform with SimGrid, the next ones read what it kept
-# (lib/platform_cache.c), here in a directory of the bench's own
+# (platform/platform_cache.c), here in a directory of the bench's own
 export SIMALLREDUCE_CACHE="$TMP/cache"
 echo "best16384_model_cold_wall_s $(run best16384 --platform "$BIG" --algo best --mode model --sizes 1K:16G)"
 : >"$TMP/best.w"

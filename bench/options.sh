@@ -12,7 +12,7 @@ REPS=${BENCH_REPS:-5}
 . "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || set -- --platform tencent16.xml --algo ring --size 100M
-# name and the --cfg settings on top of the driver's own (lib/launch.c)
+# name and the --cfg settings on top of the driver's own (platform/launch.c)
 SETTINGS='default -
 boost contexts/factory:boost
 ucontext contexts/factory:ucontext

@@ -8,14 +8,14 @@
 
 #include <cjson/cJSON.h>
 
-#include "lib/launch.h"
-#include "lib/platform.h"
-#include "lib/tmpdir.h"
-#include "busylink.h"
+#include "platform/launch.h"
+#include "platform/platform.h"
+#include "util/tmpdir.h"
+#include "measure/busylink.h"
 #include "common/sa_error.h"
 #include "commands.h"
-#include "measured.h"
-#include "lib/textfile.h"
+#include "measured/measured.h"
+#include "util/textfile.h"
 
 static void usage(FILE *f)
 {
@@ -41,7 +41,7 @@ static const struct option longopts[] = {
 };
 
 /* Every distinct ping-pong size of the measurement, increasing, as "S1,S2,...". */
-static char *size_list(const cal_data *m)
+static char *size_list(const md_data *m)
 {
   double *s = malloc(sizeof(double) * (m->n + 1));
   char *out = malloc(24 * (m->n + 1));
@@ -66,7 +66,7 @@ static char *size_list(const cal_data *m)
   return out;
 }
 
-static const cal_point *find(const cal_data *d, const char *path, double bytes)
+static const md_point *find(const md_data *d, const char *path, double bytes)
 {
   for (size_t i = 0; i < d->n; i++)
     if (strcmp(d->p[i].op, "pingpong") == 0 && strcmp(d->p[i].path, path) == 0 && d->p[i].bytes == bytes)
@@ -76,7 +76,7 @@ static const cal_point *find(const cal_data *d, const char *path, double bytes)
 
 /* Hosts for the pairs: node0-gpu0, node0-gpu1 when node 0 has two GPUs, the first GPU of
  * node 1 when there is one. */
-static int write_hostfile(const sim_platform *pf, const char *path, int *np)
+static int write_hostfile(const plat_file *pf, const char *path, int *np)
 {
   FILE *f = fopen(path, "w");
   if (!f)
@@ -91,10 +91,10 @@ static int write_hostfile(const sim_platform *pf, const char *path, int *np)
   return fclose(f) == 0 && *np >= 2 ? 0 : SA_EIO;
 }
 
-static int simulate(const char *platform, const char *sizes, cal_data *sim, char *err, size_t errlen)
+static int simulate(const char *platform, const char *sizes, md_data *sim, char *err, size_t errlen)
 {
   char bindir[4096], prog[4200], hostfile[4200], out[4200], log[4200], np_s[16];
-  const char *tmp = sim_tmpdir_create_as("simcalib-check", err, errlen);
+  const char *tmp = util_tmpdir_create_as("simcalib-check", err, errlen);
   if (!tmp)
     return SA_EIO;
   if (cal_bin_dir(bindir, sizeof bindir) != 0) {
@@ -106,8 +106,8 @@ static int simulate(const char *platform, const char *sizes, cal_data *sim, char
     snprintf(err, errlen, "%.900s is missing (make calib builds it with smpicc)", prog);
     return SA_EIO;
   }
-  sim_platform pf;
-  int np = 0, rc = sim_platform_load(platform, &pf, err, errlen) == 0 ? 0 : SA_EPARSE;
+  plat_file pf;
+  int np = 0, rc = plat_load(platform, &pf, err, errlen) == 0 ? 0 : SA_EPARSE;
   snprintf(hostfile, sizeof hostfile, "%s/hostfile", tmp);
   snprintf(out, sizeof out, "%s/sim.json", tmp);
   snprintf(log, sizeof log, "%s/smpirun.log", tmp);
@@ -121,25 +121,25 @@ static int simulate(const char *platform, const char *sizes, cal_data *sim, char
      * simulation is deterministic, so three repetitions are plenty. */
     const char *args[] = {"--sizes", sizes, "--no-stream", "--reps", "3", "--min-reps", "3", "--warmup", "1",
                           "--out",   out,   NULL};
-    sim_launch l = {platform, hostfile, prog, tmp, log, np, NULL, 0, (char *const *)args, NULL, NULL, NULL};
-    if (sim_launch_run(&l, err, errlen) != 0) {
+    plat_launch l = {platform, hostfile, prog, tmp, log, np, NULL, 0, (char *const *)args, NULL, NULL, NULL};
+    if (plat_launch_run(&l, err, errlen) != 0) {
       size_t used = strlen(err);
       snprintf(err + used, errlen - used, "; see the simulator's output above");
-      sim_print_tail(log, 12, stderr);
+      plat_print_tail(log, 12, stderr);
       rc = SA_ERUN;
     }
   }
   if (rc == 0)
-    rc = cal_data_read(sim, out, err, errlen);
+    rc = md_data_read(sim, out, err, errlen);
   if (pf.path)
-    sim_platform_free(&pf);
-  sim_tmpdir_remove();
+    plat_free(&pf);
+  util_tmpdir_remove();
   return rc;
 }
 
 /* Compares the simulated ping-pong with the measured points of op (the ping-pong, or the
  * busy-link points made from it and the streaming test). */
-static int compare(const cal_data *meas, const char *op, const cal_data *sim, double tol, const char *json_out,
+static int compare(const md_data *meas, const char *op, const md_data *sim, double tol, const char *json_out,
                    const char *platform, const char *measured)
 {
   static const char *const paths[] = {"intra", "inter"};
@@ -148,14 +148,14 @@ static int compare(const cal_data *meas, const char *op, const cal_data *sim, do
   double worst = 0;
   int n = 0, missing = 0;
   fprintf(tab, "# ping-pong one-way time on %s vs %s%s\n", platform, measured,
-          strcmp(op, CAL_BUSY_OP) == 0 ? " (busy link: ping-pong latency + streaming)" : "");
+          strcmp(op, MEAS_BUSY_OP) == 0 ? " (busy link: ping-pong latency + streaming)" : "");
   fprintf(tab, "# %-6s %12s %14s %14s %8s\n", "path", "bytes", "measured(us)", "simulated(us)", "error%");
   for (int c = 0; c < 2; c++)
     for (size_t i = 0; i < meas->n; i++) {
-      const cal_point *m = &meas->p[i];
+      const md_point *m = &meas->p[i];
       if (strcmp(m->op, op) != 0 || strcmp(m->path, paths[c]) != 0)
         continue;
-      const cal_point *s = find(sim, paths[c], m->bytes);
+      const md_point *s = find(sim, paths[c], m->bytes);
       if (!s) {
         missing++;
         continue;
@@ -180,7 +180,7 @@ static int compare(const cal_data *meas, const char *op, const cal_data *sim, do
   cJSON_AddNumberToObject(root, "tolerance", tol);
   cJSON_AddNumberToObject(root, "max_abs_err", worst);
   int status = 0;
-  if (json_out && sim_json_write(root, json_out) != 0)
+  if (json_out && util_json_write(root, json_out) != 0)
     status = cal_fail("cannot write %s", json_out);
   cJSON_Delete(root);
   if (status == 0 && n == 0)
@@ -221,26 +221,26 @@ int cal_cmd_check(int argc, char **argv)
     return cal_bad("check: --platform and --measured are required");
   if (access(platform, R_OK) != 0)
     return cal_bad("check: cannot read platform %s", platform);
-  cal_data meas = {0}, sim = {0}, busy = {0};
+  md_data meas = {0}, sim = {0}, busy = {0};
   char err[1024];
   int status;
   char *sizes = NULL;
-  if (cal_data_read(&meas, measured, err, sizeof err) != 0) {
+  if (md_data_read(&meas, measured, err, sizeof err) != 0) {
     status = cal_bad("%s", err);
   } else if (!(sizes = size_list(&meas)) || !sizes[0]) {
     status = cal_bad("%s holds no ping-pong points", measured);
-  } else if (stream && cal_busy_points(&meas, &busy) <= 0) {
+  } else if (stream && meas_busy_points(&meas, &busy) <= 0) {
     status = cal_bad("%s holds no streaming test to take per-byte costs from", measured);
   } else {
     int rc = simulate(platform, sizes, &sim, err, sizeof err);
-    const cal_data *against = stream ? &busy : &meas;
+    const md_data *against = stream ? &busy : &meas;
     status = rc == SA_EPARSE ? cal_bad("%s", err)
              : rc             ? cal_fail("%s", err)
-                              : compare(against, stream ? CAL_BUSY_OP : "pingpong", &sim, tol, out, platform, measured);
+                              : compare(against, stream ? MEAS_BUSY_OP : "pingpong", &sim, tol, out, platform, measured);
   }
   free(sizes);
-  cal_data_free(&meas);
-  cal_data_free(&sim);
-  cal_data_free(&busy);
+  md_data_free(&meas);
+  md_data_free(&sim);
+  md_data_free(&busy);
   return status;
 }

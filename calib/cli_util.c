@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/sa_error.h"
-#include "lib/paths.h"
+#include "util/paths.h"
 #include "commands.h"
 
 static int report(int status, const char *fmt, va_list ap)
@@ -103,4 +103,4 @@ const char *cal_option_name(const struct option *opts, int val)
 
 FILE *cal_table_stream(const char *out_path) { return strcmp(out_path, "-") == 0 ? stderr : stdout; }
 
-int cal_bin_dir(char *buf, size_t len) { return sim_bin_dir(buf, len); }
+int cal_bin_dir(char *buf, size_t len) { return util_bin_dir(buf, len); }

@@ -4,7 +4,7 @@
 
 #include "common/sa_error.h"
 #include "commands.h"
-#include "import.h"
+#include "import/import.h"
 #include "measured_table.h"
 
 static void usage(FILE *f)
@@ -35,7 +35,7 @@ static const struct option longopts[] = {
 };
 
 /* What was passed over or assumed, one line each on stderr. */
-static void notes(const char *log, const cal_import_report *rep, const cal_data *d)
+static void notes(const char *log, const imp_report *rep, const md_data *d)
 {
   if (rep->skipped > 0) {
     fprintf(stderr, "simcalib: import: skipped %ld line%s that %s not part of the table", rep->skipped,
@@ -52,7 +52,7 @@ static void notes(const char *log, const cal_import_report *rep, const cal_data 
 
 int cal_cmd_import(int argc, char **argv)
 {
-  cal_import_opts o = {"inter", 0, 0, 0};
+  imp_opts o = {"inter", 0, 0, 0};
   const char *out = "-";
   long v, run = -1;
   int c;
@@ -90,15 +90,15 @@ int cal_cmd_import(int argc, char **argv)
   FILE *f = strcmp(log, "-") == 0 ? stdin : fopen(log, "r");
   if (!f)
     return cal_bad("import: cannot read %s", log);
-  cal_data d = {0};
-  cal_import_report rep;
+  md_data d = {0};
+  imp_report rep;
   char err[512];
-  int rc = nccl ? cal_import_nccl(f, log, &o, &d, &rep, err, sizeof err)
-                : cal_import_osu(f, log, &o, &d, &rep, err, sizeof err);
+  int rc = nccl ? imp_nccl(f, log, &o, &d, &rep, err, sizeof err)
+                : imp_osu(f, log, &o, &d, &rep, err, sizeof err);
   if (f != stdin)
     fclose(f);
   int status = 0;
-  if (rc == 0 && run >= 0 && cal_data_keep_run(&d, (int)run) != 0)
+  if (rc == 0 && run >= 0 && md_data_keep_run(&d, (int)run) != 0)
     status = cal_bad("import: --run %ld, but %s holds %zu run%s (0 to %zu)", run, log, d.nruns,
                      d.nruns == 1 ? "" : "s", d.nruns - 1);
   else if (rc != 0)
@@ -107,6 +107,6 @@ int cal_cmd_import(int argc, char **argv)
     notes(log, &rep, &d);
     status = cal_data_emit(&d, out);
   }
-  cal_data_free(&d);
+  md_data_free(&d);
   return status;
 }

@@ -4,12 +4,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/sizes.h"
+#include "util/sizes.h"
 #include "common/sa_error.h"
 #include "commands.h"
-#include "kernels_cpu.h"
+#include "measure/kernels_cpu.h"
 #include "measured_table.h"
-#include "spawn.h"
+#include "util/run.h"
 
 static void usage(FILE *f)
 {
@@ -43,23 +43,23 @@ static int run_cuda(int argc, char **argv)
   snprintf(prog, sizeof prog, "%s/simcalib_cuda", bindir);
   if (access(prog, X_OK) != 0)
     return cal_fail("%s is missing: make cuda builds it where nvcc is installed", prog);
-  cal_argv a = {0};
-  cal_argv_add(&a, prog);
+  util_argv a = {0};
+  util_argv_add(&a, prog);
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--device") == 0)
       i++;
     else if (strncmp(argv[i], "--device=", 9) != 0)
-      cal_argv_add(&a, argv[i]);
+      util_argv_add(&a, argv[i]);
   }
-  int rc = a.oom ? SA_ENOMEM : cal_spawn(a.v, NULL, err, sizeof err);
-  cal_argv_free(&a);
+  int rc = a.oom ? SA_ENOMEM : util_run(a.v, NULL, err, sizeof err);
+  util_argv_free(&a);
   return rc == 0 ? 0 : cal_fail("CUDA kernels: %s", rc == SA_ENOMEM ? "out of memory" : err);
 }
 
 int cal_cmd_kernels(int argc, char **argv)
 {
-  cal_kernel_opts o;
-  cal_kernel_opts_default(&o);
+  meas_kernel_opts o;
+  meas_kernel_opts_default(&o);
   const char *out = "-", *device = "cpu";
   char why[200] = "";
   long v;
@@ -73,8 +73,8 @@ int cal_cmd_kernels(int argc, char **argv)
       device = optarg;
       bad = strcmp(optarg, "cpu") != 0 && strcmp(optarg, "cuda") != 0;
       break;
-    case O_MAXB: bad = sim_parse_size(optarg, &o.max_bytes, why, sizeof why) || o.max_bytes < o.min_bytes; break;
-    case O_MAXE: bad = sim_parse_size(optarg, &o.max_elems, why, sizeof why) || o.max_elems < o.min_elems; break;
+    case O_MAXB: bad = util_parse_size(optarg, &o.max_bytes, why, sizeof why) || o.max_bytes < o.min_bytes; break;
+    case O_MAXE: bad = util_parse_size(optarg, &o.max_elems, why, sizeof why) || o.max_elems < o.min_elems; break;
     case O_DENSITY: bad = cal_parse_double(optarg, 1e-9, 1.0, &o.density); break;
     case O_REPS: bad = cal_parse_int(optarg, 1, 1000, &v) || (o.reps = (int)v) < 0; break;
     case O_MINREPS: bad = cal_parse_int(optarg, 1, 1000, &v) || (o.min_reps = (int)v) < 0; break;
@@ -91,16 +91,16 @@ int cal_cmd_kernels(int argc, char **argv)
   if (strcmp(device, "cuda") == 0)
     return run_cuda(argc, argv);
 
-  cal_data d = {0};
+  md_data d = {0};
   snprintf(d.source, sizeof d.source, "simcalib kernels");
   char host[64] = "";
   gethostname(host, sizeof host - 1);
   snprintf(d.machine, sizeof d.machine, "%s, cpu (one thread)", host);
-  int rc = cal_kernels_cpu(&o, &d), status = 0;
+  int rc = meas_kernels_cpu(&o, &d), status = 0;
   if (rc != 0)
     status = cal_fail("kernels: %s", sa_strerror(rc));
   else
     status = cal_data_emit(&d, out);
-  cal_data_free(&d);
+  md_data_free(&d);
   return status;
 }

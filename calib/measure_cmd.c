@@ -8,15 +8,15 @@
 #include "common/sa_error.h"
 #include "commands.h"
 #include "measured_table.h"
-#include "lib/tmpdir.h"
-#include "spawn.h"
+#include "util/tmpdir.h"
+#include "util/run.h"
 
 typedef struct {
   long np;
   const char *hosts, *hostfile, *out, *mpirun;
   int yield;
-  cal_argv pass;  /* options for the ping-pong program */
-  cal_argv extra; /* options for the launcher */
+  util_argv pass;  /* options for the ping-pong program */
+  util_argv extra; /* options for the launcher */
 } measure_opts;
 
 static void usage(FILE *f)
@@ -69,56 +69,56 @@ static int count_hosts(const char *list)
 static int is_open_mpi(const char *mpirun)
 {
   char *argv[] = {(char *)mpirun, "--version", NULL};
-  char *out = cal_spawn_capture(argv);
+  char *out = util_run_capture(argv);
   int yes = out && (strstr(out, "Open MPI") || strstr(out, "OpenRTE"));
   free(out);
   return yes;
 }
 
-static void launcher_args(const measure_opts *o, const char *prog, const char *out, cal_argv *a)
+static void launcher_args(const measure_opts *o, const char *prog, const char *out, util_argv *a)
 {
   int ompi = is_open_mpi(o->mpirun);
   long np = o->np;
-  cal_argv_add(a, o->mpirun);
+  util_argv_add(a, o->mpirun);
   if (ompi) {
     if (geteuid() == 0)
-      cal_argv_add(a, "--allow-run-as-root");
+      util_argv_add(a, "--allow-run-as-root");
     /* Measuring ranks may outnumber cores on a small host; idle ranks then must yield. */
-    cal_argv_add(a, "--oversubscribe");
+    util_argv_add(a, "--oversubscribe");
     if (o->yield) {
-      cal_argv_add(a, "--mca");
-      cal_argv_add(a, "mpi_yield_when_idle");
-      cal_argv_add(a, "1");
+      util_argv_add(a, "--mca");
+      util_argv_add(a, "mpi_yield_when_idle");
+      util_argv_add(a, "1");
     }
   }
-  cal_argv_add(a, ompi ? "-np" : "-n");
-  cal_argv_addf(a, "%ld", np);
+  util_argv_add(a, ompi ? "-np" : "-n");
+  util_argv_addf(a, "%ld", np);
   if (o->hosts) {
     /* Fill each host in order: ranks 0 and 1 share the first host (the intra pair). */
     int h = count_hosts(o->hosts);
     long per = (np + h - 1) / h;
     char *list = strdup(o->hosts), *save = NULL;
-    cal_argv_add(a, ompi ? "--host" : "-hosts");
+    util_argv_add(a, ompi ? "--host" : "-hosts");
     char buf[4096] = "";
     for (char *t = list ? strtok_r(list, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
       snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s:%ld", buf[0] ? "," : "", t, per);
-    cal_argv_add(a, buf);
+    util_argv_add(a, buf);
     free(list);
     if (ompi) {
-      cal_argv_add(a, "--map-by");
-      cal_argv_add(a, "slot");
+      util_argv_add(a, "--map-by");
+      util_argv_add(a, "slot");
     }
   } else if (o->hostfile) {
-    cal_argv_add(a, ompi ? "--hostfile" : "-f");
-    cal_argv_add(a, o->hostfile);
+    util_argv_add(a, ompi ? "--hostfile" : "-f");
+    util_argv_add(a, o->hostfile);
   }
   for (size_t i = 0; i < o->extra.n; i++)
-    cal_argv_add(a, o->extra.v[i]);
-  cal_argv_add(a, prog);
+    util_argv_add(a, o->extra.v[i]);
+  util_argv_add(a, prog);
   for (size_t i = 0; i < o->pass.n; i++)
-    cal_argv_add(a, o->pass.v[i]);
-  cal_argv_add(a, "--out");
-  cal_argv_add(a, out);
+    util_argv_add(a, o->pass.v[i]);
+  util_argv_add(a, "--out");
+  util_argv_add(a, out);
 }
 
 static int parse(int argc, char **argv, measure_opts *o)
@@ -147,14 +147,14 @@ static int parse(int argc, char **argv, measure_opts *o)
       o->hostfile = optarg;
       break;
     case O_MPIRUN: o->mpirun = optarg; break;
-    case O_MPIARG: cal_argv_add(&o->extra, optarg); break;
+    case O_MPIARG: util_argv_add(&o->extra, optarg); break;
     case O_NOYIELD: o->yield = 0; break;
     case O_HELP: usage(stdout); return 0;
     case O_PASS_ARG:
-      cal_argv_addf(&o->pass, "--%s", longopts[idx].name);
-      cal_argv_add(&o->pass, optarg);
+      util_argv_addf(&o->pass, "--%s", longopts[idx].name);
+      util_argv_add(&o->pass, optarg);
       break;
-    case O_PASS_FLAG: cal_argv_addf(&o->pass, "--%s", longopts[idx].name); break;
+    case O_PASS_FLAG: util_argv_addf(&o->pass, "--%s", longopts[idx].name); break;
     default: return cal_bad_option("measure", c, argv[optind - 1]);
     }
   }
@@ -172,8 +172,8 @@ int cal_cmd_measure(int argc, char **argv)
   measure_opts o;
   int status = parse(argc, argv, &o);
   char bindir[4096], prog[4200], out[4300], err[512];
-  cal_argv a = {0};
-  cal_data d = {0};
+  util_argv a = {0};
+  md_data d = {0};
   if (status >= 0)
     goto done;
   status = 1;
@@ -187,7 +187,7 @@ int cal_cmd_measure(int argc, char **argv)
     goto done;
   }
   /* under $TMPDIR, removed on exit and on Ctrl-C, and by the next run if this one is killed */
-  const char *tmp = sim_tmpdir_create_as("simcalib-measure", err, sizeof err);
+  const char *tmp = util_tmpdir_create_as("simcalib-measure", err, sizeof err);
   if (!tmp) {
     cal_fail("%s", err);
     goto done;
@@ -198,20 +198,20 @@ int cal_cmd_measure(int argc, char **argv)
     cal_fail("out of memory");
     goto done;
   }
-  if (cal_spawn(a.v, NULL, err, sizeof err) != 0) {
+  if (util_run(a.v, NULL, err, sizeof err) != 0) {
     cal_fail("measurement failed: %s", err);
     goto done;
   }
-  if (cal_data_read(&d, out, err, sizeof err) != 0) {
+  if (md_data_read(&d, out, err, sizeof err) != 0) {
     cal_fail("%s", err);
     goto done;
   }
   status = cal_data_emit(&d, o.out);
 done:
-  sim_tmpdir_remove();
-  cal_data_free(&d);
-  cal_argv_free(&a);
-  cal_argv_free(&o.pass);
-  cal_argv_free(&o.extra);
+  util_tmpdir_remove();
+  md_data_free(&d);
+  util_argv_free(&a);
+  util_argv_free(&o.pass);
+  util_argv_free(&o.extra);
   return status;
 }

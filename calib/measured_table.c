@@ -7,7 +7,7 @@ static const char *or_dash(const char *s) { return s[0] ? s : "-"; }
 
 /* "# run 1: all_reduce_perf (nccl-tests 2.18.3), NCCL 2.26.2+cuda12.8, 32 ranks = 4 nodes x 8
  * (NVIDIA H100 80GB HBM3), fp32 sum, from line 72" */
-static void print_run(FILE *f, size_t id, const cal_run *r)
+static void print_run(FILE *f, size_t id, const md_run *r)
 {
   fprintf(f, "# run %zu: %s (%s%s%s)", id, r->test, r->tool, r->tool_version[0] ? " " : "", r->tool_version);
   if (r->nccl_version[0])
@@ -24,7 +24,7 @@ static void print_run(FILE *f, size_t id, const cal_run *r)
           r->dtype_assumed ? " (assumed)" : "", r->redop[0] ? " " : "", r->redop, r->line);
 }
 
-void cal_data_print(FILE *f, const cal_data *d)
+void cal_data_print(FILE *f, const md_data *d)
 {
   fprintf(f, "# %s%s%s\n", d->source, d->machine[0] ? ": " : "", d->machine);
   for (size_t r = 0; r < d->nruns; r++)
@@ -32,7 +32,7 @@ void cal_data_print(FILE *f, const cal_data *d)
   fprintf(f, "# %-13s %-6s %-6s %-5s %5s %12s %12s %12s %11s %11s %4s\n", "op", "path", "device", "dtype", "ranks",
           "bytes", "time(us)", "spread(us)", "algbw(GB/s)", "busbw(GB/s)", "run");
   for (size_t i = 0; i < d->n; i++) {
-    const cal_point *p = &d->p[i];
+    const md_point *p = &d->p[i];
     char op[40];
     snprintf(op, sizeof op, "%s%s", p->op, p->inplace == 1 ? "/in" : p->inplace == 0 ? "/out" : "");
     char spread[32] = "-";
@@ -47,9 +47,9 @@ void cal_data_print(FILE *f, const cal_data *d)
   }
 }
 
-int cal_data_emit(const cal_data *d, const char *out)
+int cal_data_emit(const md_data *d, const char *out)
 {
-  if (cal_data_write(d, out) != 0)
+  if (md_data_write(d, out) != 0)
     return cal_fail("cannot write %s", out);
   cal_data_print(cal_table_stream(out), d);
   return 0;

@@ -4,12 +4,12 @@
 
 #include <stdio.h>
 
-#include "measured.h"
+#include "measured/measured.h"
 
-void cal_data_print(FILE *f, const cal_data *d);
+void cal_data_print(FILE *f, const md_data *d);
 
 /* Writes d as JSON to out ("-": stdout) and its table to stdout, or to stderr when the JSON
  * took stdout. Returns 0, or prints why it could not write and returns exit status 1. */
-int cal_data_emit(const cal_data *d, const char *out);
+int cal_data_emit(const md_data *d, const char *out);
 
 #endif

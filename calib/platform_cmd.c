@@ -6,8 +6,8 @@
 
 #include "common/sa_error.h"
 #include "commands.h"
-#include "import.h"
-#include "platform_base.h"
+#include "import/import.h"
+#include "fit/platform_base.h"
 
 static void usage(FILE *f)
 {
@@ -32,7 +32,7 @@ static void usage(FILE *f)
         "does (the fit's table on stderr): a platform of the same node and fabric at --nodes N.\n"
         "--preset: a server from its published figures (hgx-h100, ...). Rates as 450GBps,\n"
         "450GB/s, 400Gbps or bytes/s; times as 1us, 500ns or seconds. The fit's options:\n"
-        CAL_CLUSTER_OPTIONS,
+        FIT_CLUSTER_OPTIONS,
         f);
 }
 
@@ -60,7 +60,7 @@ static const struct option longopts[] = {
     {"nodes-per-leaf", required_argument, NULL, O_PER_LEAF},
     {"from-nccl-tests", required_argument, NULL, O_FROM},
     {"help", no_argument, NULL, O_HELP},
-    CAL_CLUSTER_LONGOPTS(O_CLUSTER),
+    FIT_CLUSTER_LONGOPTS(O_CLUSTER),
     {NULL, 0, NULL, 0},
 };
 
@@ -70,10 +70,10 @@ typedef struct {
   const char *calib, *preset, *out, *name;
   const char *logs[MAX_LOGS];
   int nlogs;
-  cal_cluster_opts fit;
+  fit_cluster_opts fit;
   long nodes, gpus;
-  cal_topo t;
-  int set[O_CLUSTER + CAL_CLUSTER_NOPTS];
+  topo_cluster t;
+  int set[O_CLUSTER + FIT_CLUSTER_NOPTS];
 } platform_opts;
 
 static const char *base_name(const char *path)
@@ -116,13 +116,13 @@ static int parse(platform_opts *o, int c, const char *arg)
     o->t.nodes_per_leaf = (int)v;
     return 0;
   case O_NODE:
-    return cal_node_kind_parse(arg, &o->t.node)
+    return topo_node_kind_parse(arg, &o->t.node)
                ? cal_bad("platform: --node is nvswitch, pcie, dgx1-mesh or cluster, not '%s'", arg)
                : 0;
   case O_FABRIC:
     if (strcmp(arg, "switch") != 0 && strcmp(arg, "fattree") != 0)
       return cal_bad("platform: --fabric is switch or fattree, not '%s'", arg);
-    o->t.fabric = strcmp(arg, "switch") == 0 ? CAL_FABRIC_SWITCH : CAL_FABRIC_FATTREE;
+    o->t.fabric = strcmp(arg, "switch") == 0 ? TOPO_FABRIC_SWITCH : TOPO_FABRIC_FATTREE;
     return 0;
   case O_OVERSUB:
     return cal_parse_double(arg, 1, 1024, &o->t.oversub)
@@ -142,13 +142,13 @@ static int parse(platform_opts *o, int c, const char *arg)
                : 0;
   default:
     if (c >= O_CLUSTER)
-      return cal_cluster_option(&o->fit, cal_option_name(longopts, c), arg ? arg : "") < 0 ? 2 : 0;
+      return fit_cluster_option(&o->fit, cal_option_name(longopts, c), arg ? arg : "") < 0 ? 2 : 0;
     return 0;
   }
 }
 
 /* The base's topology with the command line's choices over it: each option's field. */
-#define FIELD(opt, f) {opt, offsetof(cal_topo, f), sizeof(((cal_topo *)0)->f)}
+#define FIELD(opt, f) {opt, offsetof(topo_cluster, f), sizeof(((topo_cluster *)0)->f)}
 static const struct {
   int opt;
   size_t off, size;
@@ -158,64 +158,64 @@ static const struct {
               FIELD(O_OVERSUB, oversub),   FIELD(O_PER_LEAF, nodes_per_leaf)};
 #undef FIELD
 
-static void apply(const platform_opts *o, cal_topo *t)
+static void apply(const platform_opts *o, topo_cluster *t)
 {
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
     if (o->set[fields[i].opt])
       memcpy((char *)t + fields[i].off, (const char *)&o->t + fields[i].off, fields[i].size);
   if (t->rails && !o->set[O_FABRIC])
-    t->fabric = CAL_FABRIC_FATTREE;
+    t->fabric = TOPO_FABRIC_FATTREE;
   t->nodes = (int)o->nodes;
   if (o->gpus)
     t->gpus = (int)o->gpus;
-  cal_topo_defaults(t);
+  topo_defaults(t);
 }
 
 /* A cluster fitted to the logs: imported as simcalib import does, fitted as simcalib fit
  * does, its table on stderr. 0 or the exit status. */
-static int from_logs(platform_opts *o, cal_platform_base *b)
+static int from_logs(platform_opts *o, fit_platform_base *b)
 {
-  cal_data d = {0};
+  md_data d = {0};
   char err[1024], sources[1024] = "";
   int status = 0;
   for (int i = 0; i < o->nlogs && status == 0; i++) {
     FILE *f = fopen(o->logs[i], "r");
-    cal_import_opts io = {"inter", 0, 0, 0};
-    cal_import_report rep = {0};
+    imp_opts io = {"inter", 0, 0, 0};
+    imp_report rep = {0};
     if (!f) {
       status = cal_bad("platform: cannot read %s", o->logs[i]);
       break;
     }
-    int rc = cal_import_nccl(f, o->logs[i], &io, &d, &rep, err, sizeof err);
+    int rc = imp_nccl(f, o->logs[i], &io, &d, &rep, err, sizeof err);
     fclose(f);
     if (rc)
       status = rc == SA_ENOMEM ? cal_fail("out of memory") : cal_bad("%s", err);
     size_t n = strlen(sources);
     snprintf(sources + n, sizeof sources - n, "%s%s", i ? " and " : "", o->logs[i]);
   }
-  cal_cluster c;
+  fit_cluster c;
   o->fit.preset = o->preset;
   if (status == 0) {
-    int rc = cal_cluster_calibrate(&d, &o->fit, &c, err, sizeof err);
+    int rc = fit_cluster_calibrate(&d, &o->fit, &c, err, sizeof err);
     if (rc == 0) {
-      cal_cluster_report(stderr, &c, &o->fit);
-      cal_cluster_cal cc;
-      cal_cluster_cal_of(&c, &o->fit, sources, &cc);
-      cal_base_from_cluster(&cc, b);
+      fit_cluster_report(stderr, &c, &o->fit);
+      fit_cluster_cal cc;
+      fit_cluster_cal_of(&c, &o->fit, sources, &cc);
+      fit_base_from_cluster(&cc, b);
       if (!o->gpus)
         o->gpus = cc.topo.gpus;
     } else {
       status = rc == SA_ENOMEM ? cal_fail("out of memory") : rc == SA_EFIT ? cal_fail("platform: %s", err)
                                                                            : cal_bad("platform: %s", err);
     }
-    cal_cluster_free(&c);
+    fit_cluster_free(&c);
   }
-  cal_data_free(&d);
+  md_data_free(&d);
   return status;
 }
 
 /* The base the options name; 0 or the exit status. */
-static int base_of(platform_opts *o, cal_platform_base *b)
+static int base_of(platform_opts *o, fit_platform_base *b)
 {
   char names[256];
   if ((o->calib != NULL) + (o->nlogs > 0) > 1 || (o->calib && o->preset))
@@ -223,24 +223,24 @@ static int base_of(platform_opts *o, cal_platform_base *b)
   if (o->nlogs)
     return from_logs(o, b);
   if (o->calib) {
-    cal_calibration cal;
+    fit_calibration cal;
     char err[512];
-    if (cal_calibration_read(o->calib, &cal, err, sizeof err) != 0)
+    if (fit_calibration_read(o->calib, &cal, err, sizeof err) != 0)
       return cal_bad("%s", err);
     if (cal.cluster.has)
-      cal_base_from_cluster(&cal.cluster, b);
+      fit_base_from_cluster(&cal.cluster, b);
     else
-      cal_base_from_pingpong(&cal, o->calib, o->set[O_NICS] ? o->t.nics : 1, b);
+      fit_base_from_pingpong(&cal, o->calib, o->set[O_NICS] ? o->t.nics : 1, b);
     if (cal.cluster.has && cal.has_smpi)
       fprintf(stderr, "simcalib: note: %s holds a ping-pong fit and a cluster fit: the cluster fit is used\n", o->calib);
     return 0;
   }
   if (o->preset) {
-    const cal_preset *p = cal_preset_find(o->preset);
-    cal_preset_names(names, sizeof names);
+    const topo_preset *p = topo_preset_find(o->preset);
+    topo_preset_names(names, sizeof names);
     if (!p)
       return cal_bad("platform: unknown --preset '%s' (%s)", o->preset, names);
-    cal_base_from_preset(p, b);
+    fit_base_from_preset(p, b);
     return 0;
   }
   if (!o->set[O_NODE] || !o->set[O_GPU_BW] || !o->set[O_NIC_RATE])
@@ -276,7 +276,7 @@ int cal_cmd_platform(int argc, char **argv)
   }
   if (optind < argc)
     return cal_bad("platform: unexpected argument '%s'", argv[optind]);
-  cal_platform_base b;
+  fit_platform_base b;
   int rc = base_of(&o, &b);
   if (rc)
     return rc;
@@ -284,7 +284,7 @@ int cal_cmd_platform(int argc, char **argv)
     return cal_bad("platform: --nodes and --gpus-per-node are required");
   apply(&o, &b.topo);
   char err[256];
-  if (cal_topo_check(&b.topo, err, sizeof err) != 0)
+  if (topo_check(&b.topo, err, sizeof err) != 0)
     return cal_bad("platform: %s", err);
   snprintf(b.name, sizeof b.name, "%s", o.name ? o.name : strcmp(o.out, "-") == 0 ? "calibrated" : base_name(o.out));
   size_t len = strlen(b.name);
@@ -294,7 +294,7 @@ int cal_cmd_platform(int argc, char **argv)
   FILE *f = strcmp(o.out, "-") == 0 ? stdout : fopen(o.out, "w");
   if (!f)
     return cal_fail("cannot write %s", o.out);
-  rc = cal_platform_xml(f, &b.topo, &b.spec);
+  rc = topo_platform_xml(f, &b.topo, &b.spec);
   if (f != stdout)
     rc = fclose(f) != 0 ? SA_EIO : rc;
   if (rc != 0)

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/sizes.h"
+#include "util/sizes.h"
 #include "common/sa_error.h"
 #include "commands.h"
-#include "lib/jsonlines.h"
-#include "lib/textfile.h"
-#include "validation.h"
+#include "util/jsonlines.h"
+#include "util/textfile.h"
+#include "validate/validation.h"
 
 #define MAX_FILES 64
 
@@ -117,7 +117,7 @@ static int parse(int argc, char **argv, validate_opts *o)
     case O_MIN_BYTES: {
       uint64_t b;
       char why[256];
-      if (sim_parse_size(optarg, &b, why, sizeof why) != 0)
+      if (util_parse_size(optarg, &b, why, sizeof why) != 0)
         return cal_bad("validate: --min-bytes: %s", why);
       o->min_bytes = (double)b;
       break;
@@ -141,8 +141,8 @@ static int parse(int argc, char **argv, validate_opts *o)
 
 static cJSON *load(const char *path)
 {
-  char *text = sim_read_text(path);
-  cJSON *doc = text ? sim_runner_doc(text) : NULL; /* a runner's stream as one document */
+  char *text = util_read_text(path);
+  cJSON *doc = text ? util_jsonl_runner_doc(text) : NULL; /* a runner's stream as one document */
   if (!text)
     cal_bad("validate: cannot read %s", path);
   else if (!doc)
@@ -178,7 +178,7 @@ static int check_shape(const validate_opts *o, cJSON **sim, int hosts, int rpn)
 static double find(cJSON **docs, int n, const char *algo, double bytes, int want_model)
 {
   for (int i = 0; i < n; i++) {
-    double t = cal_val_lookup(docs[i], algo, bytes, want_model);
+    double t = val_lookup(docs[i], algo, bytes, want_model);
     if (t > 0)
       return t;
   }
@@ -187,13 +187,13 @@ static double find(cJSON **docs, int n, const char *algo, double bytes, int want
 
 static const char *size_text(double bytes, char *buf, size_t len)
 {
-  sim_format_size((uint64_t)bytes, buf, len);
+  util_format_size((uint64_t)bytes, buf, len);
   return buf;
 }
 
 typedef struct {
   size_t rank; /* where the point's algorithm first appears */
-  cal_vpoint v;
+  val_point v;
 } ranked_point;
 
 static int by_rank_then_size(const void *a, const void *b)
@@ -207,7 +207,7 @@ static int by_rank_then_size(const void *a, const void *b)
 /* Points grouped by algorithm (in the order the algorithms first appear), by size within
  * each: the table reads per algorithm, and each curve of the plot is one run of lines.
  * (algorithm, size) is unique, so the order is total. */
-static int group_by_algo(cal_vpoint *p, size_t n)
+static int group_by_algo(val_point *p, size_t n)
 {
   ranked_point *r = malloc(sizeof *r * (n ? n : 1));
   if (!r)
@@ -226,7 +226,7 @@ static int group_by_algo(cal_vpoint *p, size_t n)
 }
 
 /* Fills in simulated and model times and the errors; 0 or exit status 2. */
-static int pair(const validate_opts *o, cJSON **sim, cJSON **model, cal_vpoint *p, size_t n)
+static int pair(const validate_opts *o, cJSON **sim, cJSON **model, val_point *p, size_t n)
 {
   char sz[32];
   for (size_t i = 0; i < n; i++) {
@@ -241,13 +241,13 @@ static int pair(const validate_opts *o, cJSON **sim, cJSON **model, cal_vpoint *
     if (m <= 0)
       m = find(model, o->nmodel, p[i].algo, p[i].bytes, 1);
     p[i].model_s = m > 0 ? m : NAN;
-    p[i].error = cal_val_error(p[i].simulated_s, p[i].measured_s);
+    p[i].error = val_error(p[i].simulated_s, p[i].measured_s);
   }
   return 0;
 }
 
-static void print_table(FILE *f, const validate_opts *o, int hosts, int rpn, const cal_vpoint *p, size_t n,
-                        const cal_vsummary *s)
+static void print_table(FILE *f, const validate_opts *o, int hosts, int rpn, const val_point *p, size_t n,
+                        const val_summary *s)
 {
   char sz[32], model[32];
   fprintf(f, "# validation: %d hosts x %d ranks%s%s; measured = median of the repetitions, spread = IQR;\n"
@@ -269,15 +269,15 @@ static void print_table(FILE *f, const validate_opts *o, int hosts, int rpn, con
 /* One line and one "by_algo" entry per algorithm (the points are grouped by algorithm): the
  * dense algorithms are network-bound on the testbed, hitopk compute-bound on shared cores,
  * and one summary over all of them would hide which is which. */
-static int per_algo(FILE *tab, cJSON *sum, const cal_vpoint *p, size_t n)
+static int per_algo(FILE *tab, cJSON *sum, const val_point *p, size_t n)
 {
   cJSON *by = cJSON_AddObjectToObject(sum, "by_algo");
   fprintf(tab, "# per algorithm, median / max |error|:");
   for (size_t i = 0, j; i < n; i = j) {
     for (j = i; j < n && strcmp(p[j].algo, p[i].algo) == 0; j++)
       ;
-    cal_vsummary s;
-    if (cal_val_summarize(p + i, j - i, &s) != 0)
+    val_summary s;
+    if (val_summarize(p + i, j - i, &s) != 0)
       return SA_ENOMEM;
     fprintf(tab, " %s %.1f%% / %.1f%%%s", p[i].algo, 100 * s.median_abs, 100 * s.max_abs, j < n ? ";" : "\n");
     cJSON *a = cJSON_AddObjectToObject(by, p[i].algo);
@@ -288,25 +288,25 @@ static int per_algo(FILE *tab, cJSON *sum, const cal_vpoint *p, size_t n)
 }
 
 /* The cost model's errors against the measurement, where every point has a model time. */
-static int model_summary(const cal_vpoint *p, size_t n, cal_vsummary *s)
+static int model_summary(const val_point *p, size_t n, val_summary *s)
 {
-  cal_vpoint *m = malloc(sizeof *m * (n ? n : 1));
+  val_point *m = malloc(sizeof *m * (n ? n : 1));
   if (!m)
     return SA_ENOMEM;
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     m[i] = p[i];
-    m[i].error = cal_val_error(p[i].model_s, p[i].measured_s);
+    m[i].error = val_error(p[i].model_s, p[i].measured_s);
     if (!isfinite(p[i].model_s))
       rc = SA_ENODATA;
   }
   if (rc == 0)
-    rc = cal_val_summarize(m, n, s);
+    rc = val_summarize(m, n, s);
   free(m);
   return rc;
 }
 
-static int write_csv(const char *path, const cal_vpoint *p, size_t n)
+static int write_csv(const char *path, const val_point *p, size_t n)
 {
   FILE *f = fopen(path, "w");
   if (!f)
@@ -344,7 +344,7 @@ static int published_row(const char *spec, FILE *tab, cJSON *list)
     cJSON_Delete(doc);
     return cal_bad("validate: %s holds no simulated time", end + 1);
   }
-  double sim = t->valuedouble, err = cal_val_range_error(sim, lo, hi);
+  double sim = t->valuedouble, err = val_range_error(sim, lo, hi);
   int what_len = (int)(eq - spec);
   char range[64];
   snprintf(range, sizeof range, lo == hi ? "~%.3g" : "%.3g-%.3g", lo, hi);
@@ -380,25 +380,25 @@ static int published(const validate_opts *o, FILE *tab, cJSON *root)
 
 /* The CPU check: points measured again with faster links, against the same points at the
  * validated rate. */
-static int headroom(const validate_opts *o, FILE *tab, cJSON *root, const cal_vpoint *p, size_t n)
+static int headroom(const validate_opts *o, FILE *tab, cJSON *root, const val_point *p, size_t n)
 {
   if (!o->headroom)
     return 0;
   cJSON *doc = load(o->headroom);
   if (!doc)
     return 2;
-  cal_vpoint *h = NULL;
+  val_point *h = NULL;
   size_t nh = 0, cap = 0;
   int r, k, status = 0;
   char err[256], sz[32];
-  int rc = cal_val_read_measured(doc, &h, &nh, &cap, &r, &k, err, sizeof err);
+  int rc = val_read_measured(doc, &h, &nh, &cap, &r, &k, err, sizeof err);
   if (rc == SA_ENOMEM)
     status = cal_fail("out of memory");
   else if (rc)
     status = cal_bad("validate: %s: %s", o->headroom, err);
   cJSON *list = status ? NULL : cJSON_AddArrayToObject(root, "cpu_headroom");
   for (size_t i = 0; i < nh && !status; i++) {
-    const cal_vpoint *m = NULL;
+    const val_point *m = NULL;
     for (size_t j = 0; j < n && !m; j++)
       if (p[j].bytes == h[i].bytes && strcmp(p[j].algo, h[i].algo) == 0)
         m = &p[j];
@@ -439,7 +439,7 @@ int cal_cmd_validate(int argc, char **argv)
   if (status)
     return status < 0 ? 0 : status;
   cJSON *meas[MAX_FILES] = {0}, *sim[MAX_FILES] = {0}, *model[MAX_FILES] = {0}, *root = NULL;
-  cal_vpoint *p = NULL;
+  val_point *p = NULL;
   size_t n = 0, cap = 0;
   int ranks = 0, rpn = 0, imported = 0;
   status = load_all(o.measured, o.nmeasured, meas);
@@ -452,14 +452,14 @@ int cal_cmd_validate(int argc, char **argv)
     int r, k, rc;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(meas[i], "schema");
     if (cJSON_IsString(schema) && strncmp(schema->valuestring, "simallreduce-measured", 21) == 0) {
-      rc = cal_val_read_imported(o.measured[i], o.algo, (int)o.run, o.inplace, o.min_bytes, &p, &n, &cap, &r, &k, err,
+      rc = val_read_imported(o.measured[i], o.algo, (int)o.run, o.inplace, o.min_bytes, &p, &n, &cap, &r, &k, err,
                                  sizeof err);
       if (rc == 0)
         fprintf(stderr, "simcalib: validate: %s: the log does not say which algorithm ran: compared with %s\n",
                 o.measured[i], o.algo);
       imported = 1;
     } else {
-      rc = cal_val_read_measured(meas[i], &p, &n, &cap, &r, &k, err, sizeof err);
+      rc = val_read_measured(meas[i], &p, &n, &cap, &r, &k, err, sizeof err);
     }
     if (rc == SA_ENOMEM)
       status = cal_fail("out of memory");
@@ -483,14 +483,14 @@ int cal_cmd_validate(int argc, char **argv)
     status = pair(&o, sim, model, p, n);
   if (!status)
     status = group_by_algo(p, n);
-  cal_vsummary s;
-  if (!status && cal_val_summarize(p, n, &s) != 0)
+  val_summary s;
+  if (!status && val_summarize(p, n, &s) != 0)
     status = cal_fail("out of memory");
   FILE *tab = cal_table_stream(o.out);
   if (!status) {
     print_table(tab, &o, ranks / rpn, rpn, p, n, &s);
-    root = cal_val_json(ranks / rpn, rpn, o.link_rate, p, n, &s);
-    cal_vsummary ms;
+    root = val_json(ranks / rpn, rpn, o.link_rate, p, n, &s);
+    val_summary ms;
     int mrc = model_summary(p, n, &ms);
     cJSON *sum = cJSON_GetObjectItemCaseSensitive(root, "summary");
     if (per_algo(tab, sum, p, n) != 0)
@@ -514,7 +514,7 @@ int cal_cmd_validate(int argc, char **argv)
   }
   if (!status)
     status = published(&o, tab, root);
-  if (!status && sim_json_write(root, o.out) != 0)
+  if (!status && util_json_write(root, o.out) != 0)
     status = cal_fail("validate: cannot write %s", o.out);
   if (!status && o.csv)
     status = write_csv(o.csv, p, n);

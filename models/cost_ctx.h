@@ -142,7 +142,7 @@ typedef struct {
 } cost_hier_hops;
 int cost_hier_hops_of(cost_ctx *c, cost_hier_hops **out);
 
-/* Elements in the largest of `parts` near-equal parts of count (as ar_part_len splits). */
+/* Elements in the largest of `parts` near-equal parts of count (as kn_part_len splits). */
 static inline uint64_t cost_ceil_div(uint64_t count, uint64_t parts) { return parts ? (count + parts - 1) / parts : 0; }
 
 #endif

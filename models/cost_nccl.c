@@ -1,6 +1,6 @@
 /* cost_nccl.c: NCCL's tuning model for allreduce (see cost_nccl.h), rewritten from the
  * description of src/graph/tuning.cc and src/enqueue.cc of each version; the constants are
- * NCCL's (algos/nccl_proto.c), in microseconds and GB/s. */
+ * NCCL's (nccl/nccl_proto.c), in microseconds and GB/s. */
 #include "cost_nccl.h"
 
 #include <math.h>

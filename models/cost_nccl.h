@@ -1,17 +1,17 @@
 /* cost_nccl.h: NCCL's own allreduce tuning model, as a reference prediction beside ours and
  * as the choice --algo nccl simulates. Follows src/graph/tuning.cc and the channel choice of
- * src/enqueue.cc of the NCCL version asked for (algos/nccl_proto.h holds every version's
+ * src/enqueue.cc of the NCCL version asked for (nccl/nccl_proto.h holds every version's
  * constants): per algorithm (ring, tree) and protocol (LL, LL128, Simple) a latency (base +
  * per-hop constants NCCL measured on its hardware) and a bus bandwidth (NCCL's channels times
  * their speed, with per-protocol efficiencies and caps); time = latency + bytes / algorithm
  * bandwidth; NCCL runs the fastest. The bandwidths here come from the platform (the channels
- * nccl_search.c lays over its routes) instead of NCCL's topology search; the latencies stay
+ * channels.c lays over its routes) instead of NCCL's topology search; the latencies stay
  * NCCL's. NVLS, CollNet and PAT are not modelled: the choice is between ring and tree, as
  * with NCCL_ALGO=Ring,Tree. */
 #ifndef COST_NCCL_H
 #define COST_NCCL_H
 
-#include "algos/nccl_proto.h"
+#include "nccl/nccl_proto.h"
 
 enum { COST_NCCL_TREE = NCCL_ALGO_TREE, COST_NCCL_RING = NCCL_ALGO_RING, COST_NCCL_NALGO = NCCL_NALGO };
 enum { COST_NCCL_LL = NCCL_PROTO_LL, COST_NCCL_LL128 = NCCL_PROTO_LL128, COST_NCCL_SIMPLE = NCCL_PROTO_SIMPLE,

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost_nccl_topo.h"
+#include "cost_nccl_layout.h"
 
 enum { EV_LAT, EV_OP, EV_WAKE, EV_POSTED, EV_DONE };
 
@@ -48,13 +48,13 @@ typedef struct {
 
 typedef struct {
   long k, recvs, rdone, sdone;
-  int rc[NP_MAX_PEERS], sc[NP_MAX_PEERS];
+  int rc[NCCL_MAX_PEERS], sc[NCCL_MAX_PEERS];
 } stream_state;
 
 typedef struct {
   double start, end, wake; /* wake: a look it has coming, or -1 */
   int in_op, op_stream;
-  np_op op;
+  nccl_op op;
   int first, n; /* its streams: st[first .. first + n) */
 } rank_state;
 
@@ -384,24 +384,24 @@ static int delivered(des *d, int id)
 
 enum { BLOCKED, LATER, READY };
 
-static int readiness(const des *d, int s, const np_op *op, double *t)
+static int readiness(const des *d, int s, const nccl_op *op, double *t)
 {
   const stream_state *x = &d->ss[s];
   *t = -INFINITY;
-  for (int j = 0; (op->flags & NP_RECV) && j < d->st[s].nrecv; j++) {
+  for (int j = 0; (op->flags & NCCL_OP_RECV) && j < d->st[s].nrecv; j++) {
     const conn *c = &d->cn[x->rc[j]];
     if (c->arrived <= x->rdone)
       return BLOCKED;
     *t = fmax(*t, c->vis[x->rdone % d->slots]);
   }
-  for (int j = 0; (op->flags & NP_SEND) && j < d->st[s].nsend; j++)
+  for (int j = 0; (op->flags & NCCL_OP_SEND) && j < d->st[s].nsend; j++)
     if (x->sdone - d->cn[x->sc[j]].completed >= d->slots)
       return BLOCKED; /* the slot still holds a slice not yet delivered */
   return *t <= d->now ? READY : LATER;
 }
 
 /* The GPU time of an operation (nccl_proto.h). */
-static double sum_time(const des *d, int s, const np_op *op)
+static double sum_time(const des *d, int s, const nccl_op *op)
 {
   double w = d->st[s].weight > 1 ? d->st[s].weight : 1;
   return w * nccl_op_time(&d->c->net->compute, d->proto, op->flags, d->st[s].nrecv, d->st[s].nsend,
@@ -410,16 +410,16 @@ static double sum_time(const des *d, int s, const np_op *op)
 
 /* An operation's end: its receives taken up (the senders may fill the freed slots), its
  * slice packed for every send peer and sent when the connection is free. */
-static int apply(des *d, int r, int s, const np_op *op)
+static int apply(des *d, int r, int s, const nccl_op *op)
 {
   stream_state *x = &d->ss[s];
   int rc = 0;
-  if (op->flags & NP_RECV) {
+  if (op->flags & NCCL_OP_RECV) {
     x->rdone++;
     for (int j = 0; j < d->st[s].nrecv && rc == 0; j++)
       rc = try_issue(d, x->rc[j]);
   }
-  if (op->flags & NP_SEND) {
+  if (op->flags & NCCL_OP_SEND) {
     double wire = (double)nccl_wire_bytes(d->proto, op->n * (size_t)d->c->shape.elem);
     for (int j = 0; j < d->st[s].nsend; j++)
       d->cn[x->sc[j]].wire[x->sdone % d->slots] = wire;
@@ -442,7 +442,7 @@ static int rank_step(des *d, int r)
     return 0;
   int gpu = -1, rc = 0;
   double first = INFINITY, soonest = INFINITY;
-  np_op op, gpu_op = {0, 0, 0};
+  nccl_op op, gpu_op = {0, 0, 0};
   for (int s = rk->first; s < rk->first + rk->n && rc == 0; s++)
     while (rc == 0 && !(rk->in_op && rk->op_stream == s) && d->ss[s].k < d->st[s].nops) {
       double t;
@@ -539,19 +539,19 @@ static int by_conn(const void *a, const void *b)
   return (x->tag > y->tag) - (x->tag < y->tag);
 }
 
-static int hop_class(const cost_ctx *c, const cost_nccl_topo *t, int a, int b)
+static int hop_class(const cost_ctx *c, const cost_nccl_layout *t, int a, int b)
 {
   int R = c->shape.rpn;
   if (a / R != b / R)
     return NCCL_HW_NET;
-  return nccl_node_nvlink(&t->node, a % R, b % R) ? NCCL_HW_NVLINK : NCCL_HW_PCI;
+  return topo_graph_nvlink(&t->node, a % R, b % R) ? NCCL_HW_NVLINK : NCCL_HW_PCI;
 }
 
 /* The connections: every send end matched with the receive end of the same (from, to, tag). */
 static int connect(des *d, int algo)
 {
-  cost_nccl_topo *t;
-  int rc = cost_nccl_topo_of(d->c, &t), ns = 0, nr = 0;
+  cost_nccl_layout *t;
+  int rc = cost_nccl_layout_of(d->c, &t), ns = 0, nr = 0;
   for (int s = 0; s < d->nst; s++) {
     ns += d->st[s].nsend;
     nr += d->st[s].nrecv;
@@ -626,9 +626,9 @@ static int setup(des *d, double start)
       return SA_EINVAL;
     rk->n++;
     for (long k = 0; k < d->st[s].nops; k++) {
-      np_op op;
+      nccl_op op;
       d->st[s].op(d->st[s].ctx, k, &op);
-      d->ss[s].recvs += (op.flags & NP_RECV) != 0;
+      d->ss[s].recvs += (op.flags & NCCL_OP_RECV) != 0;
     }
   }
   return 0;

@@ -12,11 +12,11 @@
 #ifndef COST_NCCL_DES_H
 #define COST_NCCL_DES_H
 
-#include "algos/nccl_sched.h"
+#include "nccl/nccl_sched.h"
 #include "cost_ctx.h"
 
 /* Fills operation k of a stream (ctx: the generator's own description). */
-typedef void (*cost_des_op_fn)(const void *ctx, long k, np_op *op);
+typedef void (*cost_des_op_fn)(const void *ctx, long k, nccl_op *op);
 
 /* One stream of one rank, as algos/nccl_pipe.h describes it: the peers it receives from and
  * sends to (a message goes to the stream of the peer that receives from this rank with the
@@ -24,8 +24,8 @@ typedef void (*cost_des_op_fn)(const void *ctx, long k, np_op *op);
 typedef struct {
   int rank;
   int nrecv, nsend;
-  int recv_peer[NP_MAX_PEERS], recv_tag[NP_MAX_PEERS];
-  int send_peer[NP_MAX_PEERS], send_tag[NP_MAX_PEERS];
+  int recv_peer[NCCL_MAX_PEERS], recv_tag[NCCL_MAX_PEERS];
+  int send_peer[NCCL_MAX_PEERS], send_tag[NCCL_MAX_PEERS];
   long nops;
   cost_des_op_fn op;
   const void *ctx;
@@ -34,7 +34,7 @@ typedef struct {
 } cost_des_stream;
 
 /* Runs the streams of NCCL's algorithm `algo` with protocol `proto` (bytes on the wire, the
- * extra latency per hop, slices in flight: algos/nccl_proto.h), every rank starting at its
+ * extra latency per hop, slices in flight: nccl/nccl_proto.h), every rank starting at its
  * barrier skew plus NCCL's launch time, and records in r the launch and, as `phase`, the
  * rest: until the slowest rank's last operation is done and its last message delivered.
  * Returns 0, SA_ENOMEM, SA_ENOROUTE, or SA_EINVAL when the streams cannot all finish (they

@@ -1,24 +1,24 @@
 /* cost_nccl_ring.c: the model of NCCL's ring (algos/nccl_ring.c): per rank and channel the
- * very stream the runner runs (algos/nccl_sched.c: loops of 2p-1 steps over the ring NCCL's
- * search lays over the node, algos/nccl_search.c), replayed with every other rank's over a
+ * very stream the runner runs (nccl/nccl_sched.c: loops of 2p-1 steps over the ring NCCL's
+ * search lays over the node, topo/channels.c), replayed with every other rank's over a
  * fluid network (cost_nccl_des.c): pipeline fill, link-bound and sum-bound stretches, the
  * bubbles between loops and the last loop's smaller chunks all come out as the schedule
  * makes them. The time is the slowest rank's, from its own start, after NCCL's launch
  * latency. */
 #include <stdlib.h>
 
-#include "algos/ar_parts.h"
-#include "algos/nccl_sched.h"
+#include "kernels/parts.h"
+#include "nccl/nccl_sched.h"
 #include "cost_ctx.h"
 #include "cost_nccl_des.h"
-#include "cost_nccl_topo.h"
+#include "cost_nccl_layout.h"
 
-static void ring_op(const void *ctx, long k, np_op *op) { nccl_ring_sched_op(ctx, k, op); }
+static void ring_op(const void *ctx, long k, nccl_op *op) { nccl_ring_sched_op(ctx, k, op); }
 
 static int replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r)
 {
-  cost_nccl_topo *t;
-  int rc = cost_nccl_topo_of(c, &t), p = c->p, n = 0;
+  cost_nccl_layout *t;
+  int rc = cost_nccl_layout_of(c, &t), p = c->p, n = 0;
   if (rc)
     return rc;
   if (nc < 1 || nc > t->channels)
@@ -34,17 +34,17 @@ static int replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r
   }
   for (int ch = 0; ch < nc; ch++)
     for (int i = 0; i < p; i++)
-      place[ch * p + nccl_ring_rank(&t->rings, ch, i)] = i;
+      place[ch * p + topo_ring_rank(&t->rings, ch, i)] = i;
   int q = c->shape.nccl_quick, run = q > 0 && nc > q ? q : nc; /* quick: q channels stand for them all */
   for (int rank = 0; rank < p; rank++) /* a rank's streams together, channel by channel */
     for (int ch = 0; ch < run; ch++, n++) {
       int i = place[ch * p + rank];
-      nccl_ring_sched_init(&sc[n], p, i, ar_part_off((size_t)count, nc, ch), ar_part_len((size_t)count, nc, ch), proto,
+      nccl_ring_sched_init(&sc[n], p, i, kn_part_off((size_t)count, nc, ch), kn_part_len((size_t)count, nc, ch), proto,
                            (size_t)c->shape.elem);
       st[n] = (cost_des_stream){.rank = rank, .nrecv = 1, .nsend = 1, .nops = nccl_ring_sched_ops(&sc[n]),
                                 .op = ring_op, .ctx = &sc[n], .weight = (double)nc / run};
-      st[n].recv_peer[0] = nccl_ring_rank(&t->rings, ch, (i + p - 1) % p);
-      st[n].send_peer[0] = nccl_ring_rank(&t->rings, ch, (i + 1) % p);
+      st[n].recv_peer[0] = topo_ring_rank(&t->rings, ch, (i + p - 1) % p);
+      st[n].send_peer[0] = topo_ring_rank(&t->rings, ch, (i + 1) % p);
       st[n].recv_tag[0] = st[n].send_tag[0] = ch;
     }
   rc = cost_nccl_des_run(c, st, n, NCCL_ALGO_RING, proto, AR_PH_RING, r);

@@ -1,5 +1,5 @@
 /* cost_nccl_tree.c: the model of NCCL's tree (algos/nccl_tree.c): the same streams through
- * the same trees (algos/nccl_search.c), per rank and channel a reduction (receive a chunk
+ * the same trees (topo/channels.c), per rank and channel a reduction (receive a chunk
  * from every child, sum it with the own input, send it to the parent; the root sends it
  * straight back down) and a broadcast (receive from the parent, send to every child), run
  * by the replay of the pipeline over a fluid network (cost_nccl_des.c). A tree's links are
@@ -9,11 +9,11 @@
  * own start, after NCCL's launch latency. */
 #include <stdlib.h>
 
-#include "algos/ar_parts.h"
-#include "algos/nccl_sched.h"
+#include "kernels/parts.h"
+#include "nccl/nccl_sched.h"
 #include "cost_ctx.h"
 #include "cost_nccl_des.h"
-#include "cost_nccl_topo.h"
+#include "cost_nccl_layout.h"
 
 /* One stream's part of the buffer: elements [off, off + len) in chunks of `chunk`. */
 typedef struct {
@@ -21,7 +21,7 @@ typedef struct {
   unsigned flags;
 } tree_part;
 
-static void tree_op(const void *ctx, long k, np_op *op)
+static void tree_op(const void *ctx, long k, nccl_op *op)
 {
   const tree_part *x = ctx;
   size_t at = (size_t)k * x->chunk;
@@ -32,14 +32,14 @@ static void tree_op(const void *ctx, long k, np_op *op)
 
 /* The streams of rank r in channel ch (as nccl_tree.c's channel_streams): one at the root,
  * two elsewhere. Returns how many. */
-static int channel_streams(const cost_ctx *c, const cost_nccl_topo *t, int ch, int r, const tree_part *part,
+static int channel_streams(const cost_ctx *c, const cost_nccl_layout *t, int ch, int r, const tree_part *part,
                            cost_des_stream *st, tree_part *px)
 {
   int parent, child[3], nchild, up = 4 * ch + 1, down = 4 * ch + 2;
-  nccl_tree_rank(&t->rings, c->shape.nodes, ch, r, &parent, child, &nchild);
+  topo_tree_rank(&t->rings, c->shape.nodes, ch, r, &parent, child, &nchild);
   long nops = part->len ? (long)((part->len + part->chunk - 1) / part->chunk) : 0;
   px[0] = *part;
-  px[0].flags = (nchild ? NP_RECV | NP_REDUCE : 0u) | NP_SEND;
+  px[0].flags = (nchild ? NCCL_OP_RECV | NCCL_OP_REDUCE : 0u) | NCCL_OP_SEND;
   st[0] = (cost_des_stream){.rank = r, .nrecv = nchild, .nops = nops, .op = tree_op, .ctx = &px[0]};
   for (int i = 0; i < nchild; i++) {
     st[0].recv_peer[i] = child[i];
@@ -53,7 +53,7 @@ static int channel_streams(const cost_ctx *c, const cost_nccl_topo *t, int ch, i
   if (parent < 0)
     return 1;
   px[1] = *part;
-  px[1].flags = NP_RECV | (nchild ? NP_SEND : 0u);
+  px[1].flags = NCCL_OP_RECV | (nchild ? NCCL_OP_SEND : 0u);
   st[1] = (cost_des_stream){.rank = r, .nrecv = 1, .nsend = nchild, .nops = nops, .op = tree_op, .ctx = &px[1]};
   st[1].recv_peer[0] = parent;
   st[1].recv_tag[0] = down;
@@ -66,8 +66,8 @@ static int channel_streams(const cost_ctx *c, const cost_nccl_topo *t, int ch, i
 
 static int replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r)
 {
-  cost_nccl_topo *t;
-  int rc = cost_nccl_topo_of(c, &t), p = c->p, n = 0;
+  cost_nccl_layout *t;
+  int rc = cost_nccl_layout_of(c, &t), p = c->p, n = 0;
   if (rc)
     return rc;
   if (nc < 1 || nc > t->channels)
@@ -86,7 +86,7 @@ static int replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r
     for (int ch = 0; ch < nc; ch++) {
       if (quick && ch != 0 && ch != nc / 2)
         continue;
-      tree_part part = {ar_part_off((size_t)count, nc, ch), ar_part_len((size_t)count, nc, ch), 0, 0};
+      tree_part part = {kn_part_off((size_t)count, nc, ch), kn_part_len((size_t)count, nc, ch), 0, 0};
       part.chunk = nccl_tree_chunk(proto, part.len, es, c->shape.nodes, p);
       int k = channel_streams(c, t, ch, rank, &part, st + n, px + n);
       for (int i = 0; quick && i < k; i++)

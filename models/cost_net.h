@@ -1,6 +1,6 @@
 /* cost_net.h: what the cost models know of a platform: its links, the routes between the
  * GPUs of its first nodes, its compute rates and the SMPI network settings in force. The
- * driver fills it from SimGrid (lib/platform_load.c); tests build small ones by hand. */
+ * driver fills it from SimGrid (platform/platform_load.c); tests build small ones by hand. */
 #ifndef COST_NET_H
 #define COST_NET_H
 
@@ -31,8 +31,8 @@ enum { COST_R01, COST_R10, COST_R02, COST_R20, COST_R12, COST_R21, COST_NPAIRS }
 #define COST_NINTRA 3
 
 /* The pairs of GPUs j, k (of g per node) a sampled table holds: j to j+1, j to 0, 0 to k,
- * j to j. The platform probe (lib/platform_probe.c) and the generator's own view of a
- * platform (calib/topo_net.c) sample alike. */
+ * j to j. The platform probe (platform/platform_probe.c) and the generator's own view of a
+ * platform (topo/routes.c) sample alike. */
 static inline int cost_route_sampled(int j, int k, int g) { return k == (j + 1) % g || j == 0 || k == 0 || j == k; }
 
 typedef struct {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cost_ctx.h"
-#include "cost_nccl_topo.h"
+#include "cost_nccl_layout.h"
 
 /* Seconds per byte of each of a node's rpn ranks sending to the next node at once (hier's
  * inter-node step), or NaN. */

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "algos/topk_select.h"
+#include "kernels/topk_select.h"
 #include "cost_ctx.h"
 
 #define INDEX_BYTES 4 /* indices travel as 32-bit integers */
@@ -57,7 +57,7 @@ int cost_topk(cost_ctx *c, uint64_t count, cost_result *r)
   if (c->p > 1)
     h = ring;
   const cost_net *net = c->net;
-  uint64_t k = ar_topk_k(count, c->shape.density), n = k < count ? k : count;
+  uint64_t k = kn_topk_k(count, c->shape.density), n = k < count ? k : count;
   cost_result_phase(r, AR_PH_SELECT, n ? net->compute.topk_a + net->compute.topk_b * (double)count : 0);
   cost_result_phase(r, AR_PH_AG, pairs_allgather(c, h, c->p, k));
   cost_result_phase(r, AR_PH_SCATTER_ADD, zero_time(c, count) + scatter_time(c, (uint64_t)c->p * k));
@@ -73,7 +73,7 @@ int cost_hitopk(cost_ctx *c, uint64_t count, cost_result *r)
     return rc;
   const cost_net *net = c->net;
   int n = c->shape.rpn, m = c->shape.nodes, es = c->shape.elem;
-  uint64_t shard = cost_ceil_div(count, (uint64_t)n), k = ar_topk_k(shard, c->shape.density);
+  uint64_t shard = cost_ceil_div(count, (uint64_t)n), k = kn_topk_k(shard, c->shape.density);
   /* (1) the node's ring reduce-scatter, as hier's */
   double rs = n > 1 ? (n - 1) * (cost_hops_time(c, &h->intra, (double)(shard * (uint64_t)es)) + cost_sum_time(c, shard))
                     : cost_copy_time(c, count);

@@ -1,5 +1,5 @@
 /* cost_tree.c: the pipelined trees' formula (algos/tree.c, algos/twotree.c), on the very trees
- * the code builds (algos/tree_shape.c): per phase and tree,
+ * the code builds (topo/trees.c): per phase and tree,
  *   F + (S - 1) * D
  * F: the first segment's way through the tree (reduce: up from the leaves, each node summing
  *   its children's segments; bcast: down from the root), each hop sharing its links with the
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algos/tree_shape.h"
+#include "topo/trees.h"
 #include "cost_ctx.h"
 
 typedef struct {
@@ -58,7 +58,7 @@ static int by_key(const void *a, const void *b)
 static int build_part(const cost_ctx *c, int which, tree_part *q, int *height, int *depth)
 {
   int p = c->p, rpn = c->shape.rpn, nodes = p / rpn;
-  ar_tree_node *inter = malloc(sizeof *inter * (size_t)nodes), *all = malloc(sizeof *all * (size_t)p);
+  topo_tree_node *inter = malloc(sizeof *inter * (size_t)nodes), *all = malloc(sizeof *all * (size_t)p);
   q->parent = malloc(sizeof(int) * (size_t)p);
   q->nchild = malloc(sizeof(int) * (size_t)p);
   q->child = malloc(sizeof(int) * 3 * (size_t)p);
@@ -70,9 +70,9 @@ static int build_part(const cost_ctx *c, int which, tree_part *q, int *height, i
                ? 0
                : SA_ENOMEM;
   for (int n = 0; n < nodes && rc == 0; n++)
-    ar_shape_twotree(nodes, which, n, &inter[n]);
+    topo_tree_two(nodes, which, n, &inter[n]);
   for (int r = 0; r < p && rc == 0; r++) {
-    ar_shape_chain(nodes, rpn, which, inter, r, &all[r]);
+    topo_tree_chain(nodes, rpn, which, inter, r, &all[r]);
     q->parent[r] = all[r].parent;
     q->nchild[r] = all[r].nchild;
     for (int i = 0; i < all[r].nchild; i++)

@@ -6,13 +6,13 @@
 #include <string.h>
 
 #include "algos/ar_hostprops.h"
-#include "algos/nccl_topo.h"
+#include "algos/nccl_comm.h"
 #include "common/sa_error.h"
-#include "ar_verify.h"
-#include "rank_list.h"
+#include "kernels/verify.h"
+#include "util/rank_list.h"
 #include "runner.h"
 #include "runner_coll.h"
-#include "sparse_ref.h"
+#include "kernels/sparse_ref.h"
 
 /* Bins of each link's traffic over time in a trace's window (the heat map's columns). */
 #define RUNNER_LINK_BINS 512
@@ -63,27 +63,27 @@ static void collect_phases(const ar_phases *ph, int rank, runner_point *pt)
 /* Largest |recv - ref| over every rank, ref being what the algorithm must return: the exact
  * sum for dense algorithms (closed form, no communication); for top-k ones their sparse
  * semantics applied by rank 0 to every rank's regenerated input and broadcast. */
-static double check_result(const runner_config *cfg, const ar_algo *algo, const ar_pattern *pat, const void *recv,
+static double check_result(const runner_config *cfg, const ar_algo *algo, const kn_pattern *pat, const void *recv,
                            size_t count, int rank, int size, runner_point *pt)
 {
   double err = 0, worst;
   if (!(algo->flags & AR_SPARSE)) {
-    err = ar_pattern_max_err(pat, recv, count, cfg->dt);
+    err = kn_pattern_max_err(pat, recv, count, cfg->dt);
   } else {
-    size_t es = ar_dtype_size(cfg->dt);
+    size_t es = kn_dtype_size(cfg->dt);
     void *ref = malloc(count * es + es);
     int ok = ref != NULL;
     if (ok && rank == 0) {
-      ok = ar_sparse_reference(algo->name, pat, size, cfg->params.ranks_per_node, count, cfg->dt, cfg->params.density,
+      ok = kn_sparse_reference(algo->name, pat, size, cfg->params.ranks_per_node, count, cfg->dt, cfg->params.density,
                                ref) == 0;
-      pt->rel_err = ar_sparse_rel_err(pat, recv, count, cfg->dt);
+      pt->rel_err = kn_sparse_rel_err(pat, recv, count, cfg->dt);
     }
     int all_ok = ok;
     runner_allreduce(&all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (all_ok && count > 0)
       MPI_Bcast(ref, (int)count, ar_mpi_type(cfg->dt), 0, MPI_COMM_WORLD);
     for (size_t i = 0; i < count && all_ok; i++) {
-      double e = ar_get(recv, i, cfg->dt) - ar_get(ref, i, cfg->dt);
+      double e = kn_get(recv, i, cfg->dt) - kn_get(ref, i, cfg->dt);
       err = e > err ? e : -e > err ? -e : err;
     }
     if (!all_ok)
@@ -99,7 +99,7 @@ static double check_result(const runner_config *cfg, const ar_algo *algo, const 
  * it takes no simulated time). */
 static void links_mark(const runner_config *cfg, int enter)
 {
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   if (cfg->links && enter)
     runner_links_enter();
   else if (cfg->links)
@@ -113,7 +113,7 @@ static void links_mark(const runner_config *cfg, int enter)
 /* Rank 0, once every rank has left the allreduce: every link that carried anything. */
 static int collect_links(runner_point *pt)
 {
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   double t0, t1;
   const runner_link *used = runner_links_used(&pt->nlinks, &t0, &t1);
   pt->links = malloc(sizeof *pt->links * (size_t)(pt->nlinks + 1));
@@ -151,7 +151,7 @@ static int recorded(const runner_config *cfg, const ar_algo *algo, const void *s
   own->start = MPI_Wtime();
   ar_phases_reset(p->phases, own->start);
   if (p->trace)
-    ar_trace_clear(p->trace);
+    ar_steps_clear(p->trace);
   links_mark(cfg, 1);
   int rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
   links_mark(cfg, 0);
@@ -201,11 +201,11 @@ static int time_steady(const runner_config *cfg, const ar_algo *algo, const void
   return slowest((MPI_Wtime() - t0) / cfg->iters, rc, &times[0]);
 }
 
-static void run_point(const runner_config *cfg, const runner_job *job, int index, int rank, int size, ar_trace *tr,
+static void run_point(const runner_config *cfg, const runner_job *job, int index, int rank, int size, ar_steps *tr,
                       runner_point *pt)
 {
   const ar_algo *algo = job->algo;
-  size_t bytes = job->bytes, es = ar_dtype_size(cfg->dt), count = bytes / es;
+  size_t bytes = job->bytes, es = kn_dtype_size(cfg->dt), count = bytes / es;
   ar_phases ph;
   ar_arena arena = {{NULL}};
   ar_params p = cfg->params;
@@ -229,12 +229,12 @@ static void run_point(const runner_config *cfg, const runner_job *job, int index
   double *times = calloc((size_t)cfg->iters, sizeof *times), *sorted = calloc((size_t)cfg->iters, sizeof *sorted);
   int rc = send && recv && times && sorted ? 0 : SA_ENOMEM, all_rc = rc;
   runner_allreduce(&all_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  ar_pattern pat;
-  ar_pattern_init(&pat, size, cfg->dt);
+  kn_pattern pat;
+  kn_pattern_init(&pat, size, cfg->dt);
   /* Real data whenever the bytes are real (a measured run too): uninitialised memory holds
    * NaNs and denormals that slow sums down and send top-k selections astray. */
   if (all_rc == 0 && p.real_data)
-    ar_pattern_fill(&pat, rank, send, count, cfg->dt);
+    kn_pattern_fill(&pat, rank, send, count, cfg->dt);
 
   own_span own = {0, 0};
   if (all_rc == 0)
@@ -255,9 +255,9 @@ static void run_point(const runner_config *cfg, const runner_job *job, int index
     pt->k = ph.selected;
     int wrc = cfg->links && rank == 0 ? collect_links(pt) : 0;
     if (wrc == 0 && cfg->links && rank == 0 && cfg->trace_dir)
-      wrc = runner_trace_links(cfg, index);
+      wrc = runner_timeline_links(cfg, index);
     if (wrc == 0 && tr)
-      wrc = runner_trace_rank(cfg, rank, index, pt, &ph, own.start, own.start + own.dur, tr);
+      wrc = runner_timeline_rank(cfg, rank, index, pt, &ph, own.start, own.start + own.dur, tr);
     if (wrc)
       pt->rc = wrc;
     if (cfg->verify) {
@@ -273,7 +273,7 @@ static void run_point(const runner_config *cfg, const runner_job *job, int index
 
 /* Every point in turn, each started at a recorded clock (runner_clock.c) and written to the
  * stream by rank 0 as soon as the next one's start time is known. Returns the exit status. */
-static int run_all(const runner_config *cfg, int rank, int size, ar_trace *tr)
+static int run_all(const runner_config *cfg, int rank, int size, ar_steps *tr)
 {
   runner_stream *out = NULL;
   int status = 0, bad = 0;
@@ -307,7 +307,7 @@ static int run_all(const runner_config *cfg, int rank, int size, ar_trace *tr)
 
 /* NCCL's channels over the platform, laid out once when one of NCCL's algorithms runs: at
  * least as many as its points use (NCCL's own count at the least). Collective. */
-static int nccl_setup(runner_config *cfg, nccl_topo *t)
+static int nccl_setup(runner_config *cfg, ar_nccl_comm *t)
 {
   int want = 0, channels = 0;
   for (int j = 0; j < cfg->njobs; j++) {
@@ -317,7 +317,7 @@ static int nccl_setup(runner_config *cfg, nccl_topo *t)
   cfg->params.nccl = NULL;
   if (!want)
     return 0;
-  int rc = nccl_topo_init(t, MPI_COMM_WORLD, cfg->params.ranks_per_node, channels);
+  int rc = ar_nccl_comm_init(t, MPI_COMM_WORLD, cfg->params.ranks_per_node, channels);
   if (rc == 0)
     cfg->params.nccl = t;
   return rc;
@@ -341,13 +341,13 @@ int main(int argc, char **argv)
     goto out;
   }
   char why[256];
-  if (cfg.trace_ranks && rank_list_check(cfg.trace_ranks, size, why, sizeof why) != 0) {
+  if (cfg.trace_ranks && util_rank_list_check(cfg.trace_ranks, size, why, sizeof why) != 0) {
     if (rank == 0)
       fprintf(stderr, "ar_runner: %s\n", why);
     status = 2;
     goto out;
   }
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   /* the other ranks are on their way into collectives: stop them all (agreeing on it by
    * a message would add simulated time to every run that succeeds) */
   if (cfg.links && rank == 0 && runner_links_init(cfg.trace_dir ? RUNNER_LINK_BINS : 0) != 0) {
@@ -370,7 +370,7 @@ int main(int argc, char **argv)
     goto out;
   }
   cfg.params.layout = &layout;
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   ar_native native;
   long long eager;
   if (ar_native_allowed(&eager)) {
@@ -378,7 +378,7 @@ int main(int argc, char **argv)
     cfg.params.native = &native;
   }
 #endif
-  nccl_topo topo;
+  ar_nccl_comm topo;
   int rc = nccl_setup(&cfg, &topo);
   if (rc != 0) {
     if (rank == 0)
@@ -387,12 +387,12 @@ int main(int argc, char **argv)
     status = 1;
     goto out;
   }
-  ar_trace *tr = runner_trace_open(&cfg, rank);
+  ar_steps *tr = runner_timeline_open(&cfg, rank);
   status = run_all(&cfg, rank, size, tr);
-  runner_trace_close(tr);
+  runner_timeline_close(tr);
   if (cfg.params.nccl)
-    nccl_topo_free(&topo);
-#ifdef AR_SMPI
+    ar_nccl_comm_free(&topo);
+#ifdef SA_SMPI
   if (cfg.params.native)
     ar_native_free(&native);
 #endif

@@ -3,7 +3,7 @@
 #define RUNNER_H
 
 #include "algos/ar.h"
-#include "links.h"
+#include "runner_links.h"
 
 /* One point to time: an algorithm at a size (bytes per rank), and for NCCL's algorithms
  * what they run there (nccl.channels 0: not given, their defaults). */
@@ -24,7 +24,7 @@ typedef enum { RUNNER_TIMING_BARRIER, RUNNER_TIMING_NCCL_TESTS } runner_timing;
 typedef struct {
   runner_job *jobs; /* in the order they run: --points as given, or --algo x --sizes */
   int njobs;
-  ar_dtype dt;
+  kn_dtype dt;
   int verify;
   int iters, warmup; /* repetitions for real runs; one suffices in simulation */
   runner_timing timing;
@@ -32,7 +32,7 @@ typedef struct {
   double start_clock; /* --start-clock: the simulated time the first point starts at (0: none) */
   int links;               /* > 0: account every link's traffic (simulation only); keep this
                               many of the busiest over time when tracing */
-  const char *trace_dir;   /* record traced ranks' steps into files there (runner_trace.c) */
+  const char *trace_dir;   /* record traced ranks' steps into files there (runner_timeline.c) */
   const char *trace_ranks; /* which ranks (rank_list.h); NULL: all */
   ar_params params; /* template copied into each point */
 } runner_config;
@@ -81,13 +81,13 @@ void runner_clock_wait(double t, int rank, int size);
 int runner_parse(int argc, char **argv, runner_config *cfg);
 void runner_config_free(runner_config *cfg);
 
-/* runner_trace.c: a recorder for this rank when it is traced, else NULL (free with
- * runner_trace_close); after each point, the rank's steps and phases, and on rank 0 the
+/* runner_timeline.c: a recorder for this rank when it is traced, else NULL (free with
+ * runner_timeline_close); after each point, the rank's steps and phases, and on rank 0 the
  * busiest links over time, appended to the trace directory's files. 0 or SA_EIO. */
-ar_trace *runner_trace_open(const runner_config *cfg, int rank);
-void runner_trace_close(ar_trace *tr);
-int runner_trace_rank(const runner_config *cfg, int rank, int point, const runner_point *pt, const ar_phases *ph,
-                      double t0, double t1, const ar_trace *tr);
-int runner_trace_links(const runner_config *cfg, int point);
+ar_steps *runner_timeline_open(const runner_config *cfg, int rank);
+void runner_timeline_close(ar_steps *tr);
+int runner_timeline_rank(const runner_config *cfg, int rank, int point, const runner_point *pt, const ar_phases *ph,
+                      double t0, double t1, const ar_steps *tr);
+int runner_timeline_links(const runner_config *cfg, int point);
 
 #endif

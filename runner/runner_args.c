@@ -231,7 +231,7 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
     else if (strcmp(o, "--points-file") == 0)
       rc = points_file(v, cfg);
     else if (strcmp(o, "--dtype") == 0)
-      rc = ar_dtype_parse(v, &cfg->dt);
+      rc = kn_dtype_parse(v, &cfg->dt);
     else if (strcmp(o, "--result") == 0)
       cfg->result_path = v;
     else if (strcmp(o, "--trace") == 0)
@@ -252,7 +252,7 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
     rc = SA_EINVAL;
   }
   cfg->params.real_data = cfg->verify;
-#ifndef AR_SMPI
+#ifndef SA_SMPI
   if (rc == 0 && cfg->links) {
     fprintf(stderr, "ar_runner: --links needs a simulated network\n");
     rc = SA_EINVAL;

@@ -17,7 +17,7 @@
 #include "runner.h"
 #include "runner_coll.h"
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 

@@ -21,7 +21,7 @@
 /* MPI guarantees MPI_TAG_UB >= 32767; the algorithms' tags are small. */
 #define COLL_TAG 32767
 
-#ifdef AR_SMPI
+#ifdef SA_SMPI
 /* acc[i] = op(acc[i], in[i]) */
 static void combine(void *acc, const void *in, int n, MPI_Datatype t, MPI_Op op)
 {

@@ -1,5 +1,5 @@
 /* runner_stream.c: the runner's one output, JSON Lines the driver follows while the run
- * goes on (lib/runner_stream.c reads them): a header line, one line per point written and
+ * goes on (sim/follow.c reads them): a header line, one line per point written and
  * flushed as soon as the point is done, and an end line, whose absence marks a run that
  * stopped early. */
 #include <cjson/cJSON.h>
@@ -17,7 +17,7 @@ struct runner_stream {
 };
 
 /* With --links: every link that carried anything, busiest first, and the window it was
- * measured over (runner/links.h). */
+ * measured over (runner/runner_links.h). */
 static void links_json(cJSON *o, const runner_point *pt)
 {
   cJSON *list = cJSON_AddArrayToObject(o, "links");
@@ -41,7 +41,7 @@ static cJSON *point_json(const runner_config *cfg, const runner_point *pt)
   cJSON_AddStringToObject(o, "algo", pt->algo);
   cJSON_AddNumberToObject(o, "bytes", (double)pt->bytes);
   cJSON_AddNumberToObject(o, "count", (double)pt->count);
-  cJSON_AddStringToObject(o, "dtype", ar_dtype_name(cfg->dt));
+  cJSON_AddStringToObject(o, "dtype", kn_dtype_name(cfg->dt));
   cJSON_AddNumberToObject(o, "time_s", pt->time_s);
   cJSON_AddNumberToObject(o, "time_min_s", pt->tmin);
   cJSON_AddNumberToObject(o, "time_max_s", pt->tmax);
@@ -98,7 +98,7 @@ runner_stream *runner_stream_open(const runner_config *cfg, int ranks)
   *s = (runner_stream){f, cfg->result_path, 0};
   cJSON *root = cJSON_CreateObject(), *comp = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "record", "header");
-#ifdef AR_SMPI
+#ifdef SA_SMPI
   cJSON_AddStringToObject(root, "mode", "simulated");
 #else
   cJSON_AddStringToObject(root, "mode", "measured");

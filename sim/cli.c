@@ -9,8 +9,8 @@
 
 #include "models/cost.h"
 #include "catalog.h"
-#include "lib/sg_settings.h"
-#include "lib/sizes.h"
+#include "platform/sg_settings.h"
+#include "util/sizes.h"
 
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
@@ -204,20 +204,20 @@ static int parse_algos(sim_opts *o, const char *list, char *err, size_t errlen)
 
 static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err, size_t errlen)
 {
-  size_t elem = ar_dtype_size(o->dtype);
+  size_t elem = kn_dtype_size(o->dtype);
   uint64_t min, max;
   double factor = 2;
   if (size && sweep)
     return fail(err, errlen, "give --size or --sizes, not both%s", "");
   if (sweep && !strchr(sweep, ':')) {
-    int n = sim_parse_size_list(sweep, elem, &o->sizes, err, errlen);
+    int n = util_parse_size_list(sweep, elem, &o->sizes, err, errlen);
     if (n < 0)
       return n;
     o->nsizes = n;
     return 0;
   }
   if (sweep) {
-    if (sim_parse_sweep(sweep, &min, &max, &factor, err, errlen))
+    if (util_parse_sweep(sweep, &min, &max, &factor, err, errlen))
       return SA_EINVAL;
     if (max < elem)
       return fail(err, errlen, "--sizes '%s' holds not even one element", sweep);
@@ -230,17 +230,17 @@ static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err
     }
   } else {
     min = SIM_DEFAULT_SIZE;
-    if (size && sim_parse_size(size, &min, err, errlen))
+    if (size && util_parse_size(size, &min, err, errlen))
       return SA_EINVAL;
     if (min % elem != 0) {
       snprintf(err, errlen, "--size %s is not a whole number of %s elements (%zu bytes each)", size,
-               ar_dtype_name(o->dtype), elem);
+               kn_dtype_name(o->dtype), elem);
       return SA_EINVAL;
     }
     max = min;
   }
   uint64_t *v;
-  int n = sim_expand_sweep(min, max, factor, elem, &v);
+  int n = util_expand_sweep(min, max, factor, elem, &v);
   if (n < 0)
     return fail(err, errlen, "out of memory%s", "");
   o->sizes = v;
@@ -254,7 +254,7 @@ static int set_sizes(sim_opts *o, const char *size, const char *sweep, char *err
  * 4096 take seconds). The models have no such limit. */
 static int check_segments(const sim_opts *o, char *err, size_t errlen)
 {
-  uint64_t largest = 0, elem = ar_dtype_size(o->dtype), seg = o->segment / elem ? o->segment / elem : 1;
+  uint64_t largest = 0, elem = kn_dtype_size(o->dtype), seg = o->segment / elem ? o->segment / elem : 1;
   for (int i = 0; i < o->nsizes; i++)
     largest = o->sizes[i] > largest ? o->sizes[i] : largest;
   uint64_t nseg = (largest / elem + seg - 1) / seg;
@@ -263,8 +263,8 @@ static int check_segments(const sim_opts *o, char *err, size_t errlen)
     if (!info || !(info->flags & AR_TREES) || nseg <= SIM_MAX_SEGMENTS)
       continue;
     char sz[32], min[32];
-    sim_format_size(largest, sz, sizeof sz);
-    sim_format_size((largest + SIM_MAX_SEGMENTS - 1) / SIM_MAX_SEGMENTS, min, sizeof min);
+    util_format_size(largest, sz, sizeof sz);
+    util_format_size((largest + SIM_MAX_SEGMENTS - 1) / SIM_MAX_SEGMENTS, min, sizeof min);
     snprintf(err, errlen,
              "--segment %llu: %s at %s would be cut into %llu segments, more than the %d a simulation can take: "
              "give --segment %s or more",
@@ -275,7 +275,7 @@ static int check_segments(const sim_opts *o, char *err, size_t errlen)
 }
 
 /* --cfg KEY:VALUE: the settings the models read, and those with which a run cannot end,
- * are checked as SimGrid would read them (lib/sg_settings.c); the rest SimGrid checks. */
+ * are checked as SimGrid would read them (platform/sg_settings.c); the rest SimGrid checks. */
 static int add_cfg(sim_opts *o, const char *arg, char *err, size_t errlen)
 {
   const char *colon = strchr(arg, ':');
@@ -283,7 +283,7 @@ static int add_cfg(sim_opts *o, const char *arg, char *err, size_t errlen)
     return fail(err, errlen, "--cfg '%s' must be KEY:VALUE", arg);
   char key[128], why[256];
   snprintf(key, sizeof key, "%.*s", (int)(colon - arg), arg);
-  if (sim_setting_check(key, colon + 1, why, sizeof why) != 0)
+  if (plat_setting_check(key, colon + 1, why, sizeof why) != 0)
     return fail(err, errlen, "--cfg %s", why);
   o->cfg[o->ncfg++] = arg;
   return 0;
@@ -308,7 +308,7 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     case O_SIZE: size = optarg; break;
     case O_SIZES: sweep = optarg; break;
     case O_DTYPE:
-      if (ar_dtype_parse(optarg, &o->dtype))
+      if (kn_dtype_parse(optarg, &o->dtype))
         rc = fail(err, errlen, "unknown --dtype '%s' (fp32 or fp16)", optarg);
       break;
     case O_NODES: rc = parse_int("--nodes", optarg, 1, 1 << 20, &o->nodes, err, errlen); break;
@@ -320,7 +320,7 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     case O_JSONL: o->jsonl_path = optarg; break;
     case O_RESUME: o->resume_path = optarg; break;
     case O_VERSION: o->action = SIM_VERSION; break;
-    case O_SEGMENT: rc = sim_parse_size(optarg, &o->segment, err, errlen); break;
+    case O_SEGMENT: rc = util_parse_size(optarg, &o->segment, err, errlen); break;
     case O_CHANNELS: rc = parse_int("--channels", optarg, 1, 64, &o->channels, err, errlen); break;
     case O_DENSITY:
       if (parse_real(optarg, &o->density) || !(o->density > 0 && o->density <= 1))

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "algos/ar_dtype.h"
+#include "kernels/dtype.h"
 #include "models/cost.h"
 
 #define SIM_MAX_ALGOS 32
@@ -27,14 +27,14 @@ typedef struct {
   int nalgos;
   uint64_t *sizes; /* bytes per rank, whole elements */
   int nsizes;
-  ar_dtype dtype;
+  kn_dtype dtype;
   int nodes, ranks_per_node; /* 0: all of the platform */
   int verify, phases;
   const char *json_path, *csv_path, *jsonl_path;
   const char *resume_path; /* --resume: an earlier run's --json or --jsonl */
   uint64_t segment;
   int channels; /* --channels, 0 when not given (ring: 1; NCCL's algorithms: NCCL's choice) */
-  int proto;    /* --proto for NCCL's algorithms (algos/nccl_proto.h), -1: NCCL's choice */
+  int proto;    /* --proto for NCCL's algorithms (nccl/nccl_proto.h), -1: NCCL's choice */
   const nccl_version *nccl_version; /* --nccl-version */
   int nccl;     /* one of NCCL's algorithms is among algos */
   double density, overlap;
@@ -45,7 +45,7 @@ typedef struct {
   int allow_sparse; /* --allow-sparse: top-k algorithms are candidates too */
   int links;        /* --links [N]: the N busiest links of each point (docs/observability.md), 0: off */
   const char *trace_path;  /* --trace FILE: a Chrome trace-event timeline of the run */
-  const char *trace_ranks; /* --trace-ranks LIST: the ranks it shows (runner/rank_list.h); NULL: all */
+  const char *trace_ranks; /* --trace-ranks LIST: the ranks it shows (util/rank_list.h); NULL: all */
   cost_timing timing; /* --timing: from a barrier (default) or as nccl-tests times */
   const char *export_tuner; /* --export-tuner FILE: the decision table of the tuner plugin (sim/tuner_export.c) */
 } sim_opts;

@@ -5,12 +5,12 @@
 #include <string.h>
 
 #include "common/sa_error.h"
-#include "lib/textclean.h"
+#include "util/textclean.h"
 
 /* One JSON Lines record, flushed. */
 static void put_line(FILE *f, cJSON *o)
 {
-  char *text = sim_json_utf8(o) == 0 ? cJSON_PrintUnformatted(o) : NULL;
+  char *text = util_json_utf8(o) == 0 ? cJSON_PrintUnformatted(o) : NULL;
   cJSON_Delete(o);
   if (text) {
     fputs(text, f);

@@ -19,12 +19,12 @@ static void lines(sim_follow *f, sim_follow_fn fn, void *arg)
   for (char *nl; (nl = memchr(f->buf + start, '\n', f->len - start)) != NULL; start = (size_t)(nl - f->buf) + 1) {
     *nl = '\0';
     cJSON *o;
-    int kind = sim_jsonl_line(f->buf + start, &o);
+    int kind = util_jsonl_line(f->buf + start, &o);
     if (kind < 0 || f->ended)
       f->bad = 1;
     else
-      fn(arg, (sim_record)kind, o);
-    f->ended |= kind == SIM_REC_END;
+      fn(arg, (util_jsonl_record)kind, o);
+    f->ended |= kind == UTIL_REC_END;
     cJSON_Delete(o);
   }
   memmove(f->buf, f->buf + start, f->len - start);

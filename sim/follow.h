@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "lib/jsonlines.h"
+#include "util/jsonlines.h"
 
 typedef struct {
   const char *path;
@@ -18,7 +18,7 @@ typedef struct {
 } sim_follow;
 
 /* Called with each record in order; o belongs to the caller of the callback. */
-typedef void (*sim_follow_fn)(void *arg, sim_record kind, const cJSON *o);
+typedef void (*sim_follow_fn)(void *arg, util_jsonl_record kind, const cJSON *o);
 
 void sim_follow_init(sim_follow *f, const char *path);
 /* Reads what was appended since the last call, hands every complete line to fn. */

@@ -14,11 +14,11 @@
 #include "common/sa_error.h"
 #include "emit.h"
 #include "follow.h"
-#include "lib/hostfile.h"
-#include "lib/launch.h"
-#include "lib/paths.h"
-#include "lib/platform.h"
-#include "lib/tmpdir.h"
+#include "platform/hostfile.h"
+#include "platform/launch.h"
+#include "util/paths.h"
+#include "platform/platform.h"
+#include "util/tmpdir.h"
 #include "modeling.h"
 #include "nccl_plan.h"
 #include "tuner_export.h"
@@ -27,8 +27,8 @@
 #include "results.h"
 #include "resume.h"
 #include "runner_cmd.h"
-#include "runner/rank_list.h"
-#include "lib/tmpdir.h"
+#include "util/rank_list.h"
+#include "util/tmpdir.h"
 #include "trace.h"
 
 #define ERRLEN 1024
@@ -59,13 +59,13 @@ static int list_platforms(const char *dir)
     size_t len = strlen(ents[i]->d_name);
     if (len > 4 && strcmp(ents[i]->d_name + len - 4, ".xml") == 0) {
       char path[8400], err[ERRLEN];
-      sim_platform pf;
+      plat_file pf;
       snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
-      if (sim_platform_load(path, &pf, err, sizeof err) == 0)
+      if (plat_load(path, &pf, err, sizeof err) == 0)
         printf("%-12s %4d node%s x %d GPUs (%d hosts)\n", pf.name, pf.nnodes, pf.nnodes == 1 ? "" : "s", pf.node_size[0], pf.nhosts);
       else
         printf("%-12s unusable: %s\n", ents[i]->d_name, err);
-      sim_platform_free(&pf);
+      plat_free(&pf);
     }
     free(ents[i]);
   }
@@ -103,14 +103,14 @@ typedef struct {
   int unexpected;     /* a point that was not asked for */
 } follower;
 
-static void on_record(void *arg, sim_record kind, const cJSON *o)
+static void on_record(void *arg, util_jsonl_record kind, const cJSON *o)
 {
   follower *fw = arg;
-  sim_results head;
+  sim_results head = {0}; /* a property the runner leaves out is 0 */
   sim_point p;
-  if (kind == SIM_REC_HEADER && sim_results_header(o, &head) == 0)
+  if (kind == UTIL_REC_HEADER && sim_results_header(o, &head) == 0)
     sim_emit_head(fw->e, &head);
-  if (kind != SIM_REC_POINT)
+  if (kind != UTIL_REC_POINT)
     return;
   int i = sim_point_read(o, &p) == 0 ? sim_plan_find(fw->e->plan, p.algo, p.bytes, p.nccl) : -1;
   if (i < 0) {
@@ -148,7 +148,7 @@ static double resume_clock(const sim_plan *pl)
 
 /* --trace: this run's timeline files into the trace, with its points in the order the
  * runner ran them (todo[i]: the runner's index of plan slot i, -1 for a point done before). */
-static int add_trace(sim_trace *trace, const char *result, const sim_platform *pf, int rpn, const sim_emit *e,
+static int add_trace(sim_trace *trace, const char *result, const plat_file *pf, int rpn, const sim_emit *e,
                      const int *todo, char *err, size_t errlen)
 {
   sim_results r = e->head;
@@ -166,13 +166,13 @@ static int add_trace(sim_trace *trace, const char *result, const sim_platform *p
 
 /* One SMPI run of the runner for the plan's points not done yet, each reported as it
  * arrives. Returns 0, or 1 with the reason and the simulator's last lines on stderr. */
-static int simulate(const sim_opts *o, const char *bindir, const sim_platform *pf, int nodes, int rpn, sim_emit *e,
+static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, int nodes, int rpn, sim_emit *e,
                     const sim_model *m, sim_trace *trace, double *wall)
 {
   char err[ERRLEN], hostfile[4200], result[4200], log[4200], runner[4200];
   if (e->plan->ndone == e->plan->n)
     return 0;
-  const char *tmp = sim_tmpdir_create(err, sizeof err);
+  const char *tmp = util_tmpdir_create(err, sizeof err);
   if (!tmp) {
     fprintf(stderr, "simallreduce: %s\n", err);
     return 1;
@@ -185,7 +185,7 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
     fprintf(stderr, "simallreduce: the runner %s is missing (run make)\n", runner);
     return 1;
   }
-  int form = sim_hostfile_write(pf, nodes, rpn, hostfile);
+  int form = plat_hostfile_write(pf, nodes, rpn, hostfile);
   if (form < 0 || (trace && sim_trace_prepare(result) != 0)) {
     fprintf(stderr, "simallreduce: cannot write in %s\n", tmp);
     return 1;
@@ -203,12 +203,12 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
   sim_follow_init(&f, result);
   follower fw = {e, m, 0};
   ticker t = {&f, &fw};
-  sim_launch l = {pf->path, hostfile, runner, tmp, log, nodes * rpn, o->cfg, o->ncfg, cmd.argv,
-                  form == SIM_HOSTFILE_COUNTED ? tmp : NULL, on_tick, &t};
+  plat_launch l = {pf->path, hostfile, runner, tmp, log, nodes * rpn, o->cfg, o->ncfg, cmd.argv,
+                  form == PLAT_HOSTFILE_COUNTED ? tmp : NULL, on_tick, &t};
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   sim_progress_draw(&e->progress, e->plan, 1);
-  int rc = built == 0 ? sim_launch_run(&l, err, sizeof err)
+  int rc = built == 0 ? plat_launch_run(&l, err, sizeof err)
                       : (snprintf(err, sizeof err, "%s", sa_strerror(built)), built);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   sim_runner_cmd_free(&cmd);
@@ -224,7 +224,7 @@ static int simulate(const sim_opts *o, const char *bindir, const sim_platform *p
   free(todo);
   if (rc != 0) {
     fprintf(stderr, "simallreduce: %s; the simulator's last lines:\n", err);
-    sim_print_tail(log, 12, stderr);
+    plat_print_tail(log, 12, stderr);
     return 1;
   }
   *wall += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -261,7 +261,7 @@ static int resume(const sim_opts *o, const sim_run_info *info, const sim_model *
 }
 
 /* Simulates, predicts, or both (--mode), and reports each point as it is known. */
-static int run(const sim_opts *o, const char *bindir, sim_platform *pf, int nodes, int rpn, sim_provenance *prov)
+static int run(const sim_opts *o, const char *bindir, plat_file *pf, int nodes, int rpn, sim_provenance *prov)
 {
   sim_model m;
   memset(&m, 0, sizeof m);
@@ -373,7 +373,7 @@ static int check_trace_ranks(sim_opts *o, int ranks, char *err, size_t errlen)
 {
   if (o->trace_path && !o->trace_ranks && ranks > SIM_TRACE_DEFAULT_RANKS)
     o->trace_ranks = sim_trace_default_ranks;
-  return o->trace_ranks ? rank_list_check(o->trace_ranks, ranks, err, errlen) : 0;
+  return o->trace_ranks ? util_rank_list_check(o->trace_ranks, ranks, err, errlen) : 0;
 }
 
 int main(int argc, char **argv)
@@ -384,9 +384,9 @@ int main(int argc, char **argv)
     sim_cli_free(&o);
     return bad_input(err);
   }
-  if (sim_bin_dir(bindir, sizeof bindir) != 0)
+  if (util_bin_dir(bindir, sizeof bindir) != 0)
     return bad_input("cannot find where simallreduce is installed");
-  sim_platforms_dir(bindir, pdir, sizeof pdir);
+  util_platforms_dir(bindir, pdir, sizeof pdir);
   if (o.action == SIM_HELP) {
     sim_cli_usage(stdout);
     return 0;
@@ -408,25 +408,25 @@ int main(int argc, char **argv)
     sim_cli_free(&o);
     return bad_input(err);
   }
-  sim_platform pf;
+  plat_file pf;
   memset(&pf, 0, sizeof pf);
   int status = 2, nodes = o.nodes, rpn = o.ranks_per_node;
-  char *path = sim_platform_resolve(o.platform, pdir, err, sizeof err);
+  char *path = plat_resolve(o.platform, pdir, err, sizeof err);
   if (!path) {
     sim_cli_free(&o);
     return bad_input(err);
   }
-  int flags = o.mode != SIM_MODE_SIM || o.best || o.nccl ? SIM_LOAD_NET : 0;
+  int flags = o.mode != SIM_MODE_SIM || o.best || o.nccl ? PLAT_LOAD_NET : 0;
   sim_provenance prov;
   if (sim_provenance_init(&prov, argc, argv) != 0)
     bad_input("out of memory");
   else if (sim_provenance_platform(&prov, path) != 0)
     fprintf(stderr, "simallreduce: cannot read %s\n", path);
-  else if (sim_platform_load_ex(path, flags, nodes, rpn, &pf, err, sizeof err) != 0 ||
-           sim_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 || check_memory(&o, nodes * rpn, err, sizeof err) != 0 ||
+  else if (plat_load_ex(path, flags, nodes, rpn, &pf, err, sizeof err) != 0 ||
+           plat_layout(&pf, &nodes, &rpn, err, sizeof err) != 0 || check_memory(&o, nodes * rpn, err, sizeof err) != 0 ||
            check_trace_ranks(&o, nodes * rpn, err, sizeof err) != 0)
     bad_input(err);
-  else if ((flags & SIM_LOAD_NET) && pf.net_rc == SA_ENOROUTE) /* a simulation would fail on it */
+  else if ((flags & PLAT_LOAD_NET) && pf.net_rc == SA_ENOROUTE) /* a simulation would fail on it */
     fprintf(stderr, "simallreduce: platform %s: %s\n", pf.name, pf.net_err);
   else
     status = run(&o, bindir, &pf, nodes, rpn, &prov);
@@ -435,7 +435,7 @@ int main(int argc, char **argv)
             o.trace_ranks, nodes * rpn, SIM_TRACE_DEFAULT_RANKS);
   sim_provenance_free(&prov);
   free(path);
-  sim_platform_free(&pf);
+  plat_free(&pf);
   sim_cli_free(&o);
   return status;
 }

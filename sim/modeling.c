@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algos/topk_select.h"
+#include "kernels/topk_select.h"
 #include "catalog.h"
-#include "lib/sg_settings.h"
+#include "platform/sg_settings.h"
 
 /* SimGrid lets the command line override a platform's <config>, the last --cfg of a key
  * winning; so do the models. A host's own smpi/or property wins over the global one. */
-static int apply_cfg(const sim_opts *o, const sim_platform *pf, cost_net *net, char *why, size_t len)
+static int apply_cfg(const sim_opts *o, const plat_file *pf, cost_net *net, char *why, size_t len)
 {
   for (int i = 0; i < o->ncfg; i++) {
     char key[128];
@@ -21,13 +21,13 @@ static int apply_cfg(const sim_opts *o, const sim_platform *pf, cost_net *net, c
     snprintf(key, sizeof key, "%.*s", (int)(colon - o->cfg[i]), o->cfg[i]);
     if (pf->host_or && strcmp(key, "smpi/or") == 0)
       continue;
-    if (sim_setting_apply(net, key, colon + 1, why, len) < 0)
+    if (plat_setting_apply(net, key, colon + 1, why, len) < 0)
       return SA_EINVAL;
   }
   return 0;
 }
 
-int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes, int rpn)
+int sim_model_open(sim_model *m, const sim_opts *o, plat_file *pf, int nodes, int rpn)
 {
   memset(m, 0, sizeof *m);
   if (!pf->has_net) {
@@ -36,7 +36,7 @@ int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes,
   }
   if (apply_cfg(o, pf, &pf->net, m->why, sizeof m->why))
     return SA_EINVAL;
-  cost_shape shape = {nodes,       rpn,         (int)ar_dtype_size(o->dtype), o->segment, o->channels ? o->channels : 1,
+  cost_shape shape = {nodes,       rpn,         (int)kn_dtype_size(o->dtype), o->segment, o->channels ? o->channels : 1,
                       o->density,  o->overlap,  o->timing,                    o->proto,   o->channels,
                       o->nccl_version, getenv("Q") != NULL};
   int rc = cost_ctx_new(&pf->net, &shape, &m->ctx);
@@ -95,9 +95,9 @@ void sim_model_only_point(const sim_model *m, const sim_opts *o, int rpn, const 
   memset(p, 0, sizeof *p);
   snprintf(p->algo, sizeof p->algo, "%s", algo);
   snprintf(p->nccl, sizeof p->nccl, "%s", s->nccl);
-  snprintf(p->dtype, sizeof p->dtype, "%s", ar_dtype_name(o->dtype));
+  snprintf(p->dtype, sizeof p->dtype, "%s", kn_dtype_name(o->dtype));
   p->bytes = bytes;
-  p->count = bytes / ar_dtype_size(o->dtype);
+  p->count = bytes / kn_dtype_size(o->dtype);
   p->time_s = p->time_min_s = p->time_max_s = p->next_clock_s = NAN;
   p->verified = -1;
   p->sparse_rel_err = -1;
@@ -106,7 +106,7 @@ void sim_model_only_point(const sim_model *m, const sim_opts *o, int rpn, const 
     p->sparse = 1;
     p->density = o->density;
     size_t len = strcmp(algo, "hitopk") == 0 && rpn > 1 ? p->count / (size_t)rpn + (p->count % (size_t)rpn > 1) : p->count;
-    p->k = (long long)ar_topk_k(len, o->density);
+    p->k = (long long)kn_topk_k(len, o->density);
   }
   sim_model_point(m, p);
 }

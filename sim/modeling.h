@@ -7,7 +7,7 @@
 #include "models/cost_best.h"
 #include "models/cost_cover.h"
 #include "cli.h"
-#include "lib/platform.h"
+#include "platform/platform.h"
 #include "plan.h"
 #include "results.h"
 
@@ -24,7 +24,7 @@ typedef struct {
 /* Sets the models up for the run's layout, from the platform's network and the options
  * (--cfg settings override the platform's, as they do in the simulation). Returns 0, or an SA_E* code
  * with m->why filled: the run goes on without models. */
-int sim_model_open(sim_model *m, const sim_opts *o, sim_platform *pf, int nodes, int rpn);
+int sim_model_open(sim_model *m, const sim_opts *o, plat_file *pf, int nodes, int rpn);
 void sim_model_close(sim_model *m);
 
 /* Fills a point's model fields from its algorithm and size (for NCCL's algorithms, at the

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/sizes.h"
+#include "util/sizes.h"
 
 static double since(const struct timespec *t0)
 {
@@ -86,7 +86,7 @@ void sim_progress_draw(sim_progress *p, const sim_plan *pl, int force)
     return;
   }
   char size[32], el[32], left[48] = "";
-  sim_format_size(pl->slot[cur].bytes, size, sizeof size);
+  util_format_size(pl->slot[cur].bytes, size, sizeof size);
   seconds(now, el, sizeof el);
   double l = sim_progress_left(pl, now - p->done_at);
   if (l >= 0) {

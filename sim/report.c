@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/sizes.h"
-#include "lib/textclean.h"
+#include "util/sizes.h"
+#include "util/textclean.h"
 
 double sim_point_time(const sim_point *p) { return p->simulated ? p->time_s : p->model_s; }
 
@@ -84,7 +84,7 @@ static void print_phases(FILE *f, sim_mode mode, const sim_point *p)
 {
   int sim = mode != SIM_MODE_MODEL;
   char sz[32];
-  sim_format_size(p->bytes, sz, sizeof sz);
+  util_format_size(p->bytes, sz, sizeof sz);
   if (sim) {
     fprintf(f, "# phases of %s at %s (us):", p->algo, sz);
     for (int k = 0; k < p->nphases; k++)
@@ -109,7 +109,7 @@ void sim_report_table_tail(FILE *f, const sim_run_info *run, const sim_results *
     print_phases(f, mode, &r->points[i]);
   for (int i = 0; run->links && i < r->npoints; i++) {
     char sz[32];
-    sim_format_size(r->points[i].bytes, sz, sizeof sz);
+    util_format_size(r->points[i].bytes, sz, sizeof sz);
     if (r->points[i].simulated)
       sim_links_print(f, r->points[i].algo, sz, &r->points[i].links, run->links);
   }
@@ -171,7 +171,7 @@ cJSON *sim_report_point_json(const sim_run_info *run, const sim_point *p)
 cJSON *sim_report_options(const sim_opts *o)
 {
   cJSON *opt = cJSON_CreateObject(), *cfg = cJSON_CreateArray();
-  cJSON_AddStringToObject(opt, "dtype", ar_dtype_name(o->dtype));
+  cJSON_AddStringToObject(opt, "dtype", kn_dtype_name(o->dtype));
   cJSON_AddNumberToObject(opt, "segment", (double)o->segment);
   cJSON_AddNumberToObject(opt, "channels", o->channels);
   cJSON_AddStringToObject(opt, "proto", o->proto >= 0 ? nccl_proto_name(o->proto) : "NCCL's choice");
@@ -230,7 +230,7 @@ int sim_report_json(const char *path, const sim_run_info *run, const sim_results
     cJSON_AddItemToArray(list, sim_report_point_json(run, &r->points[i]));
   cJSON_AddItemToObject(root, "results", list);
   sim_report_models_json(root, run, r);
-  char *text = sim_json_utf8(root) == 0 ? cJSON_Print(root) : NULL;
+  char *text = util_json_utf8(root) == 0 ? cJSON_Print(root) : NULL;
   cJSON_Delete(root);
   int rc = text ? write_text(path, text) : SA_ENOMEM;
   free(text);

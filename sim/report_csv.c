@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "lib/textclean.h"
+#include "util/textclean.h"
 #include "report.h"
 
 void sim_report_csv_head(FILE *f, const sim_run_info *run)
@@ -17,11 +17,11 @@ void sim_report_csv_head(FILE *f, const sim_run_info *run)
 
 void sim_report_csv_row(FILE *f, const sim_run_info *run, const sim_point *p)
 {
-  sim_csv_field(f, run->platform);
+  util_csv_field(f, run->platform);
   fprintf(f, ",%d,%d,%d,", run->nodes, run->ranks_per_node, run->ranks);
-  sim_csv_field(f, p->algo);
+  util_csv_field(f, p->algo);
   fprintf(f, ",%llu,%llu,", (unsigned long long)p->bytes, (unsigned long long)p->count);
-  sim_csv_field(f, p->dtype);
+  util_csv_field(f, p->dtype);
   fputc(',', f);
   if (p->simulated)
     fprintf(f, "%.17g", p->time_s);
@@ -42,7 +42,7 @@ void sim_report_csv_row(FILE *f, const sim_run_info *run, const sim_point *p)
   for (int k = 0; k < p->nphases; k++)
     snprintf(phases + strlen(phases), sizeof phases - strlen(phases), "%s%s=%.17g", k ? ";" : "", p->phase_name[k],
              p->phase_s[k]);
-  sim_csv_field(f, phases);
+  util_csv_field(f, phases);
   /* empty fields where there is no prediction */
   const double extra[] = {p->model_s, p->nccl_ring_s, p->nccl_tree_s};
   for (int k = 0; k < 3; k++) {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "lib/sizes.h"
+#include "util/sizes.h"
 
 static const sim_model *models_of(const sim_run_info *run)
 {
@@ -75,8 +75,8 @@ static void print_best(FILE *f, const sim_report_models *rm)
   fprintf(f, "# %12s %12s  %s\n", "from", "to", "algo");
   for (int i = 0; i < rm->nranges; i++) {
     char lo[32], hi[32];
-    sim_format_size(rm->ranges[i].lo, lo, sizeof lo);
-    sim_format_size(rm->ranges[i].hi, hi, sizeof hi);
+    util_format_size(rm->ranges[i].lo, lo, sizeof lo);
+    util_format_size(rm->ranges[i].hi, hi, sizeof hi);
     fprintf(f, "# %12s %12s  %s\n", lo, hi, rm->algos[rm->ranges[i].algo]);
   }
 }

@@ -2,7 +2,7 @@
 #include "results.h"
 
 #include "common/sa_error.h"
-#include "lib/jsonlines.h"
+#include "util/jsonlines.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -115,7 +115,7 @@ int sim_results_header(const cJSON *h, sim_results *r)
 int sim_results_parse(const char *text, sim_results *r, char *err, size_t errlen)
 {
   memset(r, 0, sizeof *r);
-  cJSON *root = sim_runner_doc(text);
+  cJSON *root = util_jsonl_runner_doc(text);
   const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, "points"), *it;
   int ok = cJSON_IsArray(pts) && sim_results_header(root, r) == 0;
   if (ok) {

@@ -7,9 +7,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "algos/nccl_proto.h"
+#include "nccl/nccl_proto.h"
 #include "common/compute.h"
-#include "links.h"
+#include "report_links.h"
 
 #define SIM_MAX_PHASES 8
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "common/sa_error.h"
-#include "lib/jsonlines.h"
-#include "lib/textfile.h"
+#include "util/jsonlines.h"
+#include "util/textfile.h"
 
 static int fail(char *err, size_t errlen, int rc, const char *path, const char *why)
 {
@@ -57,10 +57,10 @@ static const char *differs(const cJSON *doc, const sim_run_info *run)
 int sim_resume_load(const char *path, const sim_run_info *run, sim_plan *pl, sim_results *head, char *err,
                     size_t errlen)
 {
-  char *text = sim_read_text(path);
+  char *text = util_read_text(path);
   if (!text)
     return fail(err, errlen, SA_EIO, path, "cannot be read");
-  cJSON *doc = sim_jsonl_doc(text, SIM_REC_RESULT, "results");
+  cJSON *doc = util_jsonl_doc(text, UTIL_REC_RESULT, "results");
   free(text);
   const cJSON *results = item(doc, "results");
   const char *why = !cJSON_IsArray(results) ? "not a --json or --jsonl file of simallreduce" : differs(doc, run);

@@ -43,7 +43,7 @@ int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const si
   snprintf(c->num[3], sizeof c->num[3], "%.17g", o->density);
   snprintf(c->num[4], sizeof c->num[4], "%.17g", o->overlap);
   snprintf(c->num[5], sizeof c->num[5], "%.17g", start_clock);
-  char *args[] = {"--points-file",    c->points, "--dtype",   (char *)ar_dtype_name(o->dtype),
+  char *args[] = {"--points-file",    c->points, "--dtype",   (char *)kn_dtype_name(o->dtype),
                   "--result",         (char *)result, "--ranks-per-node", c->num[0], "--segment", c->num[1],
                   "--channels",       c->num[2], "--density", c->num[3], "--overlap", c->num[4]};
   int k = 0;

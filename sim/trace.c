@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 
 #include "common/sa_error.h"
-#include "lib/hostfile.h"
-#include "lib/sizes.h"
-#include "lib/textfile.h"
+#include "platform/hostfile.h"
+#include "util/sizes.h"
+#include "util/textfile.h"
 #include "runner_cmd.h"
 
 const char sim_trace_default_ranks[] = "0-127"; /* 0 .. SIM_TRACE_DEFAULT_RANKS - 1 */
@@ -83,7 +83,7 @@ static void arg(char *args, size_t len, const char *name, long long v)
     snprintf(args + strlen(args), len - strlen(args), "%s\"%s\":%lld", args[0] ? "," : "", name, v);
 }
 
-/* One line of a rank's file (runner/runner_trace.c); 0, or -1 when malformed. */
+/* One line of a rank's file (runner/runner_timeline.c); 0, or -1 when malformed. */
 static int rank_line(sim_trace *t, char *line, int pid, int tid, long long *last_end)
 {
   char what[16], name[48], kind;
@@ -98,7 +98,7 @@ static int rank_line(sim_trace *t, char *line, int pid, int tid, long long *last
     char sz[32], title[96];
     if (sscanf(line, "point %d %47s %llu %lf %lf", &idx, name, &bytes, &a, &b) != 5)
       return -1;
-    sim_format_size(bytes, sz, sizeof sz);
+    util_format_size(bytes, sz, sizeof sz);
     snprintf(title, sizeof title, "%s %s", name, sz);
     arg(args, sizeof args, "point", idx);
     arg(args, sizeof args, "bytes", (long long)bytes);
@@ -164,14 +164,14 @@ static void leave_out(sim_trace *t, int rank, long long events)
 }
 
 /* Every traced rank of the run: its file in dir, its thread and its node's process. */
-static int add_ranks(sim_trace *t, const char *dir, const sim_platform *pf, int ranks, int rpn, char *err,
+static int add_ranks(sim_trace *t, const char *dir, const plat_file *pf, int ranks, int rpn, char *err,
                      size_t errlen)
 {
   int named_node = -1;
   for (int r = 0; r < ranks; r++) {
     char path[4300], *text;
     snprintf(path, sizeof path, "%s/rank%d.txt", dir, r);
-    if (!(text = sim_read_text(path)))
+    if (!(text = util_read_text(path)))
       continue; /* not traced */
     long long n = count_lines(text);
     if (t->events + n > t->max_events) {
@@ -186,7 +186,7 @@ static int add_ranks(sim_trace *t, const char *dir, const sim_platform *pf, int 
       metadata(t, "process_name", pid, 0, name, node);
       named_node = node;
     }
-    snprintf(name, sizeof name, "rank %d %s", r, sim_layout_host(pf, rpn, r));
+    snprintf(name, sizeof name, "rank %d %s", r, plat_layout_host(pf, rpn, r));
     metadata(t, "thread_name", pid, tid, name, r);
     long long last_end = t->offset_ns;
     int ok = 1;
@@ -226,7 +226,7 @@ static int add_links(sim_trace *t, const char *dir, int pid, const sim_results *
 {
   char path[4300], *text, *save = NULL;
   snprintf(path, sizeof path, "%s/links.txt", dir);
-  if (!(text = sim_read_text(path))) {
+  if (!(text = util_read_text(path))) {
     for (int i = 0; i < r->npoints; i++)
       add_point(t, &r->points[i], i, 0, -1);
     return 0;
@@ -295,7 +295,7 @@ int sim_trace_prepare(const char *result)
   return mkdir(dir, 0700) == 0 || errno == EEXIST ? 0 : SA_EIO;
 }
 
-int sim_trace_add_run(sim_trace *t, const char *result, const sim_platform *pf, int rpn, const sim_results *r,
+int sim_trace_add_run(sim_trace *t, const char *result, const plat_file *pf, int rpn, const sim_results *r,
                       char *err, size_t errlen)
 {
   char dir[4200];

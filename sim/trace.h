@@ -1,4 +1,4 @@
-/* trace.h: --trace FILE.json: the runner's timeline files (runner/runner_trace.c) of every
+/* trace.h: --trace FILE.json: the runner's timeline files (runner/runner_timeline.c) of every
  * simulation run, merged into one file in the Chrome trace-event format, which Perfetto
  * (https://ui.perfetto.dev) and chrome://tracing open: a process per node, a thread per
  * rank, slices for each allreduce, its phases and steps, and counters for the busiest
@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "lib/platform.h"
+#include "platform/platform.h"
 #include "results.h"
 
 /* Rank steps a trace holds at most: whole ranks past it are left out (and named). */
@@ -45,7 +45,7 @@ int sim_trace_prepare(const char *result);
 /* Adds one simulation run: its ranks' files and its links (in the trace directory beside
  * `result`), the points r read from the same run. 0, or SA_EIO / SA_EPARSE / SA_ENOMEM
  * with err filled. */
-int sim_trace_add_run(sim_trace *t, const char *result, const sim_platform *pf, int rpn, const sim_results *r,
+int sim_trace_add_run(sim_trace *t, const char *result, const plat_file *pf, int rpn, const sim_results *r,
                       char *err, size_t errlen);
 
 /* Finishes the file and says on stderr what was left out. 0, or SA_EIO. With ok = 0 (the

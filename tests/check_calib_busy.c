@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib/busylink.h"
+#include "measure/busylink.h"
 #include "common/sa_error.h"
 #include "check_util.h"
 #include "cli_run.h"
@@ -22,22 +22,22 @@ static void setup(void) { ck_assert_int_eq(cli_tmpdir(dir, "check_busy"), 0); }
 
 static void teardown(void) { ck_assert_int_eq(cli_rmtree(dir), 0); }
 
-static void add_on(cal_data *d, const char *path, const char *op, double bytes, double t)
+static void add_on(md_data *d, const char *path, const char *op, double bytes, double t)
 {
-  cal_point p = cal_point_blank(op, "test");
+  md_point p = md_point_blank(op, "test");
   snprintf(p.path, sizeof p.path, "%s", path);
   p.bytes = bytes;
   p.time_s = p.min_s = p.max_s = t;
   p.ranks = 2;
   p.reps = 10;
-  cal_point_bandwidths(&p);
-  ck_assert_int_eq(cal_data_add(d, &p), 0);
+  md_point_bandwidths(&p);
+  ck_assert_int_eq(md_data_add(d, &p), 0);
 }
 
-static void add(cal_data *d, const char *op, double bytes, double t) { add_on(d, "inter", op, bytes, t); }
+static void add(md_data *d, const char *op, double bytes, double t) { add_on(d, "inter", op, bytes, t); }
 
 /* A shaped link measured 1 B .. 8 MiB: the ping-pong gets the credit, the stream does not. */
-static void shaped_link(cal_data *d)
+static void shaped_link(md_data *d)
 {
   memset(d, 0, sizeof *d);
   for (double s = 1; s <= 8 << 20; s *= 2) {
@@ -48,21 +48,21 @@ static void shaped_link(cal_data *d)
 
 START_TEST(busy_points_add_latency_to_streaming)
 {
-  cal_data d, busy = {0};
+  md_data d, busy = {0};
   shaped_link(&d);
-  ck_assert_int_eq(cal_busy_points(&d, &busy), 24);
+  ck_assert_int_eq(meas_busy_points(&d, &busy), 24);
   for (size_t i = 0; i < busy.n; i++) {
-    ck_assert_str_eq(busy.p[i].op, CAL_BUSY_OP);
+    ck_assert_str_eq(busy.p[i].op, MEAS_BUSY_OP);
     ck_assert_str_eq(busy.p[i].path, "inter");
     ck_assert_double_eq_tol(busy.p[i].time_s, LAT + (busy.p[i].bytes - 1) / RATE, 1e-12);
   }
   /* no ping-pong on a path: nothing to add there */
-  cal_data only_stream = {0}, none = {0};
+  md_data only_stream = {0}, none = {0};
   add(&only_stream, "stream", 1024, 1e-4);
-  ck_assert_int_eq(cal_busy_points(&only_stream, &none), 0);
-  cal_data_free(&only_stream);
-  cal_data_free(&busy);
-  cal_data_free(&d);
+  ck_assert_int_eq(meas_busy_points(&only_stream, &none), 0);
+  md_data_free(&only_stream);
+  md_data_free(&busy);
+  md_data_free(&d);
 }
 END_TEST
 
@@ -82,14 +82,14 @@ static double inter_number(const char *calib, const char *key) { return link_num
 
 START_TEST(fit_per_byte_stream_recovers_the_link)
 {
-  cal_data d;
+  md_data d;
   shaped_link(&d);
   char in[128], calib[128], ping[128];
   snprintf(in, sizeof in, "%s/pp.json", dir);
   snprintf(calib, sizeof calib, "%s/busy.json", dir);
   snprintf(ping, sizeof ping, "%s/ping.json", dir);
-  ck_assert_int_eq(cal_data_write(&d, in), 0);
-  cal_data_free(&d);
+  ck_assert_int_eq(md_data_write(&d, in), 0);
+  md_data_free(&d);
 
   cli_result r = cli_simcalib("fit %s --per-byte stream -o %s", in, calib);
   ck_assert_msg(r.status == 0, "%s", r.err);
@@ -114,7 +114,7 @@ END_TEST
  * in-host route latency that fits the large messages made its small ones 25 times slow). */
 START_TEST(two_classes_without_an_exact_fit_stay_near)
 {
-  cal_data d = {0};
+  md_data d = {0};
   for (double s = 1; s <= 8 << 20; s *= 2) {
     add_on(&d, "intra", "pingpong", s, 10e-6 + s / 4e9);
     add_on(&d, "inter", "pingpong", s, (s < 1024 ? 25e-6 : 1e-6) + s / RATE);
@@ -122,8 +122,8 @@ START_TEST(two_classes_without_an_exact_fit_stay_near)
   char in[128], calib[128];
   snprintf(in, sizeof in, "%s/two.json", dir);
   snprintf(calib, sizeof calib, "%s/two_calib.json", dir);
-  ck_assert_int_eq(cal_data_write(&d, in), 0);
-  cal_data_free(&d);
+  ck_assert_int_eq(md_data_write(&d, in), 0);
+  md_data_free(&d);
   cli_result r = cli_simcalib("fit %s -o %s", in, calib);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
@@ -137,13 +137,13 @@ END_TEST
 
 START_TEST(bad_per_byte_exits_2)
 {
-  cal_data d = {0};
+  md_data d = {0};
   add(&d, "pingpong", 1, LAT);
   add(&d, "pingpong", 1024, LAT);
   char in[128];
   snprintf(in, sizeof in, "%s/pp_only.json", dir);
-  ck_assert_int_eq(cal_data_write(&d, in), 0);
-  cal_data_free(&d);
+  ck_assert_int_eq(md_data_write(&d, in), 0);
+  md_data_free(&d);
   const char *args[] = {"fit %s --per-byte sometimes", "fit %s --per-byte stream", "fit %s --per-byte",
                         "check --measured %s --platform none.xml --per-byte sometimes"};
   for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {

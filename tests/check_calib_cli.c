@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "calib/measured.h"
-#include "lib/textfile.h"
+#include "measured/measured.h"
+#include "util/textfile.h"
 #include "check_util.h"
 #include "cli_run.h"
 
@@ -67,22 +67,22 @@ static double law(int inter, double s)
 
 static void write_measurement(const char *p)
 {
-  cal_data d = {0};
+  md_data d = {0};
   snprintf(d.source, sizeof d.source, "synthetic");
   for (int c = 0; c < 2; c++)
     for (double s = 1; s <= 64 << 20; s *= 4) {
-      cal_point pt = cal_point_blank("pingpong", "synthetic");
+      md_point pt = md_point_blank("pingpong", "synthetic");
       snprintf(pt.path, sizeof pt.path, "%s", c ? "inter" : "intra");
       pt.bytes = s;
       pt.ranks = 2;
       pt.time_s = law(c, s);
-      ck_assert_int_eq(cal_data_add(&d, &pt), 0);
+      ck_assert_int_eq(md_data_add(&d, &pt), 0);
     }
   for (double s = 4096; s <= 64 << 20; s *= 4) {
     /* MSTopK per input byte, exact top-k per element, scatter-add per pair (k = s / 400) */
-    cal_point k[5] = {cal_point_blank("reduce", "synthetic"), cal_point_blank("memcpy", "synthetic"),
-                      cal_point_blank("mstopk", "synthetic"), cal_point_blank("topk_exact", "synthetic"),
-                      cal_point_blank("scatter_add", "synthetic")};
+    md_point k[5] = {md_point_blank("reduce", "synthetic"), md_point_blank("memcpy", "synthetic"),
+                      md_point_blank("mstopk", "synthetic"), md_point_blank("topk_exact", "synthetic"),
+                      md_point_blank("scatter_add", "synthetic")};
     double t[5] = {5e-6 + s / 100e9, s / 200e9, 20e-6 + 0.125e-9 * s, 10e-6 + 2e-9 * s / 4, 1e-6 + 3e-9 * s / 400};
     for (int i = 0; i < 5; i++) {
       snprintf(k[i].device, sizeof k[i].device, "cpu");
@@ -90,11 +90,11 @@ static void write_measurement(const char *p)
       k[i].bytes = i == 4 ? s / 400 * 8 : s;
       k[i].count = i == 1 ? s : i == 4 ? s / 400 : s / 4;
       k[i].time_s = t[i];
-      ck_assert_int_eq(cal_data_add(&d, &k[i]), 0);
+      ck_assert_int_eq(md_data_add(&d, &k[i]), 0);
     }
   }
-  ck_assert_int_eq(cal_data_write(&d, p), 0);
-  cal_data_free(&d);
+  ck_assert_int_eq(md_data_write(&d, p), 0);
+  md_data_free(&d);
 }
 
 START_TEST(fit_recovers_the_laws)
@@ -171,17 +171,17 @@ END_TEST
  * no three-point segment meets them, two-point segments do, exactly. */
 START_TEST(fit_follows_a_law_of_two_sizes)
 {
-  cal_data d = {0};
+  md_data d = {0};
   for (double s = 1; s <= 256 << 20; s *= 2) {
-    cal_point pt = cal_point_blank("pingpong", "synthetic");
+    md_point pt = md_point_blank("pingpong", "synthetic");
     snprintf(pt.path, sizeof pt.path, "intra");
     pt.bytes = s;
     pt.ranks = 2;
     pt.time_s = s <= 4 << 20 ? 0.5e-6 + s / 10e9 : s <= 16 << 20 ? 300e-6 + s / 8e9 : s / 5e9;
-    ck_assert_int_eq(cal_data_add(&d, &pt), 0);
+    ck_assert_int_eq(md_data_add(&d, &pt), 0);
   }
-  ck_assert_int_eq(cal_data_write(&d, path[PP]), 0);
-  cal_data_free(&d);
+  ck_assert_int_eq(md_data_write(&d, path[PP]), 0);
+  md_data_free(&d);
   cli_result r = cli_simcalib("fit %s -o %s", path[PP], path[CALIB]);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
@@ -250,7 +250,7 @@ START_TEST(multi_rail_platform_runs)
   r = cli_simcalib("platform --calib %s --nodes 2 --gpus-per-node 4 --nics 2 -o %s", path[CALIB], path[XML2]);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
-  char *xml = sim_read_text(path[XML2]);
+  char *xml = util_read_text(path[XML2]);
   /* GPU j of a node reaches the fabric through its own link, then NIC floor(j * 2 / 4) */
   ck_assert_ptr_nonnull(strstr(xml, "<link id=\"node1-nic1\""));
   ck_assert_ptr_nonnull(strstr(xml, "gw_src=\"node1-gpu2\" gw_dst=\"leaf0-sw\"><link_ctn id=\"node1-gpu2-link\" "

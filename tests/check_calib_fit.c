@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "common/sa_error.h"
-#include "calib/fit.h"
+#include "fit/fit.h"
 #include "check_util.h"
 
 #define NPTS 29 /* 1 B .. 256 MiB in powers of two, as simcalib measure sweeps */
@@ -39,20 +39,20 @@ START_TEST(line_recovers_alpha_and_beta)
   double alpha[] = {2e-6}, beta[] = {1e-10}; /* 2 us, 10 GB/s */
   synth(x, y, alpha, beta, NULL, 1, 0.01, 1);
   rel_weights(y, w, NPTS);
-  cal_fit_line f;
-  ck_assert_int_eq(cal_fit_linear(x, y, w, NPTS, CAL_FIT_NONNEG, &f), 0);
+  fit_line f;
+  ck_assert_int_eq(fit_linear(x, y, w, NPTS, FIT_NONNEG, &f), 0);
   ck_assert_double_eq_tol(f.c0, 2e-6, 2e-6 * 0.01);
   ck_assert_double_eq_tol(f.c1, 1e-10, 1e-10 * 0.01);
   ck_assert_int_eq(f.pinned, 0);
   ck_assert_uint_eq(f.n, NPTS);
   ck_assert(f.r2 > 0.999 && f.r2 <= 1.0);
   ck_assert(f.max_rel_err < 0.05);
-  cal_fit_residuals(&f, x, y, NPTS, res);
+  fit_residuals(&f, x, y, NPTS, res);
   for (int i = 0; i < NPTS; i++)
     ck_assert_double_eq_tol(res[i], y[i] - (f.c0 + f.c1 * x[i]), 1e-18);
   /* without noise the fit is exact and r2 is 1 */
   synth(x, y, alpha, beta, NULL, 1, 0.0, 1);
-  ck_assert_int_eq(cal_fit_linear(x, y, NULL, NPTS, 0, &f), 0);
+  ck_assert_int_eq(fit_linear(x, y, NULL, NPTS, 0, &f), 0);
   ck_assert_double_eq_tol(f.c0, 2e-6, 1e-15);
   ck_assert_double_eq_tol(f.r2, 1.0, 1e-12);
 }
@@ -61,16 +61,16 @@ END_TEST
 START_TEST(negative_coefficients_are_refitted)
 {
   double x[] = {1, 2, 3, 4}, y[] = {4, 3.9, 3.8, 3.7}, z[] = {1, 2.1, 3.2, 4.3};
-  cal_fit_line f;
-  ck_assert_int_eq(cal_fit_linear(x, y, NULL, 4, 0, &f), 0);
+  fit_line f;
+  ck_assert_int_eq(fit_linear(x, y, NULL, 4, 0, &f), 0);
   ck_assert(f.c1 < 0); /* the free fit slopes down */
-  ck_assert_int_eq(cal_fit_linear(x, y, NULL, 4, CAL_FIT_NONNEG, &f), 0);
+  ck_assert_int_eq(fit_linear(x, y, NULL, 4, FIT_NONNEG, &f), 0);
   ck_assert_int_eq(f.pinned, 1);
   ck_assert_double_eq(f.c1, 0);
   ck_assert_double_eq_tol(f.c0, 3.85, 1e-12); /* the mean */
-  ck_assert_int_eq(cal_fit_linear(x, z, NULL, 4, 0, &f), 0);
+  ck_assert_int_eq(fit_linear(x, z, NULL, 4, 0, &f), 0);
   ck_assert(f.c0 < 0);
-  ck_assert_int_eq(cal_fit_linear(x, z, NULL, 4, CAL_FIT_NONNEG, &f), 0);
+  ck_assert_int_eq(fit_linear(x, z, NULL, 4, FIT_NONNEG, &f), 0);
   ck_assert_int_eq(f.pinned, 2);
   ck_assert_double_eq(f.c0, 0);
   ck_assert_double_eq_tol(f.c1, (1 + 4.2 + 9.6 + 17.2) / 30.0, 1e-12); /* sum xy / sum xx */
@@ -80,15 +80,15 @@ END_TEST
 START_TEST(bad_input_is_refused)
 {
   double x[] = {1, 2, NAN}, y[] = {1, 2, 3}, down[] = {3, 2, 1};
-  cal_fit_line f;
-  cal_fit_piecewise pw;
-  ck_assert_int_eq(cal_fit_linear(x, y, NULL, 0, 0, &f), SA_EINVAL);
-  ck_assert_int_eq(cal_fit_linear(x, y, NULL, 3, 0, &f), SA_EINVAL);
-  ck_assert_int_eq(cal_fit_linear(y, x, NULL, 2, 0, &f), 0);
-  ck_assert_int_eq(cal_fit_piecewise_k(down, y, NULL, 3, 1, 1, 0, &pw), SA_EINVAL); /* x not sorted */
-  ck_assert_int_eq(cal_fit_piecewise_k(y, y, NULL, 3, 2, 2, 0, &pw), SA_EINVAL);   /* 2 x 2 points > 3 */
+  fit_line f;
+  fit_piecewise pw;
+  ck_assert_int_eq(fit_linear(x, y, NULL, 0, 0, &f), SA_EINVAL);
+  ck_assert_int_eq(fit_linear(x, y, NULL, 3, 0, &f), SA_EINVAL);
+  ck_assert_int_eq(fit_linear(y, x, NULL, 2, 0, &f), 0);
+  ck_assert_int_eq(fit_piecewise_k(down, y, NULL, 3, 1, 1, 0, &pw), SA_EINVAL); /* x not sorted */
+  ck_assert_int_eq(fit_piecewise_k(y, y, NULL, 3, 2, 2, 0, &pw), SA_EINVAL);   /* 2 x 2 points > 3 */
   /* one point: a flat line through it */
-  ck_assert_int_eq(cal_fit_linear(y, y, NULL, 1, 0, &f), 0);
+  ck_assert_int_eq(fit_linear(y, y, NULL, 1, 0, &f), 0);
   ck_assert_double_eq(f.c0, 1);
   ck_assert_double_eq(f.c1, 0);
 }
@@ -102,11 +102,11 @@ START_TEST(piecewise_finds_the_breakpoints)
   double x[NPTS], y[NPTS], w[NPTS];
   synth(x, y, A3, B3, K3, 3, 0.005, 7);
   rel_weights(y, w, NPTS);
-  const int modes[] = {CAL_FIT_NONNEG, CAL_FIT_NONNEG | CAL_FIT_MINIMAX};
+  const int modes[] = {FIT_NONNEG, FIT_NONNEG | FIT_MINIMAX};
   for (int m = 0; m < 2; m++) {
     int flags = modes[m];
-    cal_fit_piecewise pw;
-    ck_assert_int_eq(cal_fit_piecewise_auto(x, y, w, NPTS, 8, 3, 0.03, flags, &pw), 0);
+    fit_piecewise pw;
+    ck_assert_int_eq(fit_piecewise_auto(x, y, w, NPTS, 8, 3, 0.03, flags, &pw), 0);
     ck_assert_uint_eq(pw.nseg, 3);
     ck_assert_double_eq(x[pw.first[1]], 4096);
     ck_assert_double_eq(x[pw.first[2]], 262144);
@@ -116,10 +116,10 @@ START_TEST(piecewise_finds_the_breakpoints)
       ck_assert_double_eq_tol(pw.line[s].c1, B3[s], B3[s] * 0.05);
     }
     ck_assert(pw.max_rel_err < 0.03);
-    ck_assert_uint_eq(cal_fit_piecewise_find(&pw, x, 4095), 0);
-    ck_assert_uint_eq(cal_fit_piecewise_find(&pw, x, 4096), 1);
-    ck_assert_uint_eq(cal_fit_piecewise_find(&pw, x, 1e12), 2);
-    cal_fit_piecewise_free(&pw);
+    ck_assert_uint_eq(fit_piecewise_find(&pw, x, 4095), 0);
+    ck_assert_uint_eq(fit_piecewise_find(&pw, x, 4096), 1);
+    ck_assert_uint_eq(fit_piecewise_find(&pw, x, 1e12), 2);
+    fit_piecewise_free(&pw);
   }
 }
 END_TEST
@@ -130,19 +130,19 @@ START_TEST(piecewise_uses_no_more_segments_than_needed)
   double alpha[] = {3e-6}, beta[] = {2e-10};
   synth(x, y, alpha, beta, NULL, 1, 0.0, 3);
   rel_weights(y, w, NPTS);
-  cal_fit_piecewise pw;
-  ck_assert_int_eq(cal_fit_piecewise_auto(x, y, w, NPTS, 8, 3, 0.01, CAL_FIT_NONNEG, &pw), 0);
+  fit_piecewise pw;
+  ck_assert_int_eq(fit_piecewise_auto(x, y, w, NPTS, 8, 3, 0.01, FIT_NONNEG, &pw), 0);
   ck_assert_uint_eq(pw.nseg, 1);
-  cal_fit_piecewise_free(&pw);
+  fit_piecewise_free(&pw);
   /* a single line cannot fit three regimes: forced to one segment the error is large */
   synth(x, y, A3, B3, K3, 3, 0.0, 3);
   rel_weights(y, w, NPTS);
-  ck_assert_int_eq(cal_fit_piecewise_k(x, y, w, NPTS, 1, 3, CAL_FIT_NONNEG, &pw), 0);
+  ck_assert_int_eq(fit_piecewise_k(x, y, w, NPTS, 1, 3, FIT_NONNEG, &pw), 0);
   ck_assert(pw.max_rel_err > 0.2);
-  cal_fit_piecewise_free(&pw);
-  ck_assert_int_eq(cal_fit_piecewise_k(x, y, w, NPTS, 3, 3, CAL_FIT_NONNEG, &pw), 0);
+  fit_piecewise_free(&pw);
+  ck_assert_int_eq(fit_piecewise_k(x, y, w, NPTS, 3, 3, FIT_NONNEG, &pw), 0);
   ck_assert(pw.max_rel_err < 1e-9);
-  cal_fit_piecewise_free(&pw);
+  fit_piecewise_free(&pw);
 }
 END_TEST
 

@@ -6,25 +6,25 @@
 #include <unistd.h>
 
 #include "common/sa_error.h"
-#include "calib/import.h"
+#include "import/import.h"
 #include "check_util.h"
 
 #define NCCL_LOG "tests/data/calib/nccl_allreduce_8gpu.log"
 
 static char err[512];
-static cal_import_report rep;
+static imp_report rep;
 
-static int import_len(int nccl, const char *text, size_t len, const cal_import_opts *o, cal_data *d)
+static int import_len(int nccl, const char *text, size_t len, const imp_opts *o, md_data *d)
 {
   FILE *f = fmemopen((void *)text, len, "r");
   ck_assert_ptr_nonnull(f);
-  int rc = nccl ? cal_import_nccl(f, "LOG", o, d, &rep, err, sizeof err)
-                : cal_import_osu(f, "LOG", o, d, &rep, err, sizeof err);
+  int rc = nccl ? imp_nccl(f, "LOG", o, d, &rep, err, sizeof err)
+                : imp_osu(f, "LOG", o, d, &rep, err, sizeof err);
   fclose(f);
   return rc;
 }
 
-static int import_text(int nccl, const char *text, const cal_import_opts *o, cal_data *d)
+static int import_text(int nccl, const char *text, const imp_opts *o, md_data *d)
 {
   return import_len(nccl, text, strlen(text), o, d);
 }
@@ -40,18 +40,18 @@ static char *read_file(const char *path)
   return buf;
 }
 
-static const cal_import_opts defaults = {"inter", 0, 0, 0};
+static const imp_opts defaults = {"inter", 0, 0, 0};
 
 START_TEST(nccl_tests_log_imports_every_row)
 {
-  cal_data d = {0};
+  md_data d = {0};
   FILE *f = fopen(NCCL_LOG, "r");
   ck_assert_ptr_nonnull(f);
-  ck_assert_int_eq(cal_import_nccl(f, NCCL_LOG, &defaults, &d, &rep, err, sizeof err), 0);
+  ck_assert_int_eq(imp_nccl(f, NCCL_LOG, &defaults, &d, &rep, err, sizeof err), 0);
   fclose(f);
   ck_assert_uint_eq(d.n, 26); /* 13 sizes, out-of-place and in-place */
   ck_assert_str_eq(d.source, "nccl-tests");
-  const cal_point *a = &d.p[0], *b = &d.p[1], *z = &d.p[25];
+  const md_point *a = &d.p[0], *b = &d.p[1], *z = &d.p[25];
   ck_assert_str_eq(a->op, "allreduce");
   ck_assert_str_eq(a->dtype, "fp32");
   ck_assert_int_eq(a->ranks, 8);
@@ -66,7 +66,7 @@ START_TEST(nccl_tests_log_imports_every_row)
   ck_assert_double_eq_tol(z->time_s, 1215.87e-6, 1e-12);
   ck_assert_double_eq_tol(z->algbw_GBps, 110.39, 1e-9);
   ck_assert_double_eq_tol(z->busbw_GBps, 193.18, 1e-9);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
@@ -79,14 +79,14 @@ START_TEST(older_nccl_tests_formats_and_chatter)
                     "     1048576        262144     float     sum    210.5    4.98    4.98  0e+00    209.9    5.00    5.00  0e+00\n"
                     "     2097152       1048576      half     sum    400.0    5.24    5.24    N/A    401.0    5.23    5.23    N/A\n"
                     "# Avg bus bandwidth    : 5.11\n";
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import_text(1, log, &defaults, &d), 0);
   ck_assert_uint_eq(d.n, 4);
   ck_assert_int_eq(d.p[0].ranks, 2);
   ck_assert_double_eq_tol(d.p[1].time_s, 209.9e-6, 1e-12);
   ck_assert_str_eq(d.p[2].dtype, "fp16");
   ck_assert_int_eq(d.p[2].errors, -1);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
@@ -103,7 +103,7 @@ START_TEST(nccl_tests_garbage_names_the_line)
   char *bad = malloc(strlen(log) + 128);
   sprintf(bad, "%.*s    8  2  float  sum  -1  18.00  0.00  garbage  0  17.50  0.00  0.00  0\n%s", (int)at, log,
           log + at);
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import_text(1, bad, &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:15: not an all_reduce_perf data row") != NULL, "%s", err);
   ck_assert_uint_eq(d.n, 0); /* nothing of a refused log */
@@ -114,10 +114,10 @@ START_TEST(nccl_tests_garbage_names_the_line)
   ck_assert_int_eq(rep.skipped, 1);
   ck_assert_int_eq(rep.skipped_inside, 1);
   ck_assert_int_eq(rep.first_inside, 15);
-  cal_data_free(&d);
+  md_data_free(&d);
   ck_assert_int_eq(import_text(1, "", &defaults, &d), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "no all_reduce_perf table"));
-  cal_data_free(&d);
+  md_data_free(&d);
   free(bad);
   free(log);
 }
@@ -130,27 +130,27 @@ START_TEST(truncated_nccl_tests_logs)
   char *row = strstr(log, "\n          128 ");
   ck_assert_ptr_nonnull(row);
   row[40] = '\0';
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import_text(1, log, &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:18:") != NULL, "%s", err);
-  cal_data_free(&d);
+  md_data_free(&d);
   /* cut at a line end before the summary: refused, unless --partial */
   row[1] = '\0';
   ck_assert_int_eq(import_text(1, log, &defaults, &d), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "cut short"));
-  cal_data_free(&d);
-  cal_import_opts partial = {"inter", 0, 0, 1};
+  md_data_free(&d);
+  imp_opts partial = {"inter", 0, 0, 1};
   ck_assert_int_eq(import_text(1, log, &partial, &d), 0);
   ck_assert_uint_eq(d.n, 4); /* two rows */
-  cal_data_free(&d);
+  md_data_free(&d);
   free(log);
 }
 END_TEST
 
 START_TEST(osu_latency_and_bw)
 {
-  cal_data d = {0};
-  cal_import_opts intra = {"intra", 0, 0, 0};
+  md_data d = {0};
+  imp_opts intra = {"intra", 0, 0, 0};
   char *lat = read_file("tests/data/calib/osu_latency.log"), *bw = read_file("tests/data/calib/osu_bw.log");
   ck_assert_int_eq(import_text(0, lat, &intra, &d), 0);
   ck_assert_uint_eq(d.n, 24); /* 0 and 1 .. 4 MiB */
@@ -160,7 +160,7 @@ START_TEST(osu_latency_and_bw)
   ck_assert_double_eq(d.p[0].bytes, 0);
   ck_assert_double_eq_tol(d.p[0].time_s, 1.50e-6, 1e-15);
   ck_assert_double_eq_tol(d.p[23].time_s, 420.93e-6, 1e-12);
-  cal_data_free(&d);
+  md_data_free(&d);
   ck_assert_int_eq(import_text(0, bw, &defaults, &d), 0);
   ck_assert_uint_eq(d.n, 23);
   ck_assert_str_eq(d.p[22].op, "stream");
@@ -168,7 +168,7 @@ START_TEST(osu_latency_and_bw)
   /* 4 MiB at 10991.... MB/s, MB = 1e6 bytes */
   ck_assert_double_eq_tol(d.p[22].algbw_GBps, 10.99, 0.005);
   ck_assert_double_eq_tol(d.p[22].time_s, 4194304.0 / (d.p[22].algbw_GBps * 1e9), 1e-15);
-  cal_data_free(&d);
+  md_data_free(&d);
   free(lat);
   free(bw);
 }
@@ -176,8 +176,8 @@ END_TEST
 
 START_TEST(osu_allreduce_with_ranks)
 {
-  cal_data d = {0};
-  cal_import_opts o = {"inter", 16, 0, 0};
+  md_data d = {0};
+  imp_opts o = {"inter", 16, 0, 0};
   char *ar = read_file("tests/data/calib/osu_allreduce.log");
   ck_assert_int_eq(import_text(0, ar, &o, &d), 0);
   ck_assert_uint_eq(d.n, 19); /* 4 B .. 1 MiB */
@@ -185,7 +185,7 @@ START_TEST(osu_allreduce_with_ranks)
   ck_assert_int_eq(d.p[0].ranks, 16);
   ck_assert_double_eq_tol(d.p[18].time_s, 529.29e-6, 1e-12);
   ck_assert_double_eq_tol(d.p[18].busbw_GBps, d.p[18].algbw_GBps * 30.0 / 16.0, 1e-12);
-  cal_data_free(&d);
+  md_data_free(&d);
   /* -f output: average, min, max, iterations */
   const char *full = "# OSU MPI Allreduce Latency Test v7.3\n# Size Avg Latency(us) Min Latency(us) Max Latency(us) Iterations\n"
                      "8  3.10  2.90  3.50  1000\n";
@@ -193,7 +193,7 @@ START_TEST(osu_allreduce_with_ranks)
   ck_assert_double_eq_tol(d.p[0].min_s, 2.90e-6, 1e-15);
   ck_assert_double_eq_tol(d.p[0].max_s, 3.50e-6, 1e-15);
   ck_assert_int_eq(d.p[0].reps, 1000);
-  cal_data_free(&d);
+  md_data_free(&d);
   free(ar);
 }
 END_TEST
@@ -221,14 +221,14 @@ START_TEST(numbers_out_of_integer_range)
   for (int i = 0; i < n; i++)
     sprintf(bad + strlen(bad), "%s ", tok[i]);
   strcat(bad, eol);
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import_text(1, bad, &defaults, &d), SA_EPARSE);
-  cal_data_free(&d);
+  md_data_free(&d);
   ck_assert_int_eq(import_text(0, "# OSU MPI Allreduce Latency Test v7.3\n# Size Avg Latency(us) Min Max Iterations\n"
                                   "4 1.0 0.9 1.1 1e40\n",
                                &defaults, &d),
                    SA_EPARSE);
-  cal_data_free(&d);
+  md_data_free(&d);
   free(bad);
   free(log);
   /* the same in a measured-data file: counts an int cannot hold, or not whole, are refused */
@@ -241,8 +241,8 @@ START_TEST(numbers_out_of_integer_range)
     fprintf(f, "{\"schema\": \"simallreduce-measured-1\", \"points\": [{\"op\": \"allreduce\", \"bytes\": 8, "
                "\"time_s\": 1e-5, %s}]}", counts[i]);
     fclose(f);
-    ck_assert_msg(cal_data_read(&d, path, why, sizeof why) == SA_EPARSE, "%s accepted", counts[i]);
-    cal_data_free(&d);
+    ck_assert_msg(md_data_read(&d, path, why, sizeof why) == SA_EPARSE, "%s accepted", counts[i]);
+    md_data_free(&d);
     unlink(path);
   }
 }
@@ -250,20 +250,20 @@ END_TEST
 
 START_TEST(osu_garbage_and_truncation)
 {
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import_text(0, "1 2.0\n", &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:1: data before an OSU banner") != NULL, "%s", err);
   ck_assert_int_eq(import_text(0, "# OSU MPI Latency Test v7.3\n# Size Latency (us)\n0 1.5\n1 1.5\n2", &defaults, &d),
                    SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:5: not a osu_latency data row") != NULL, "%s", err);
-  cal_data_free(&d);
+  md_data_free(&d);
   ck_assert_int_eq(import_text(0, "# OSU MPI Bandwidth Test v7.3\n8 fast\n", &defaults, &d), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "LOG:2:"));
   ck_assert_int_eq(import_text(0, "# OSU MPI Bi-Directional Bandwidth Test\n8 12.0\n", &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:1: '# OSU MPI Bi-Directional Bandwidth Test'") != NULL, "%s", err);
   ck_assert_int_eq(import_text(0, "# OSU MPI Latency Test v7.3\n", &defaults, &d), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "no osu_latency"));
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
@@ -280,9 +280,9 @@ END_TEST
 
 START_TEST(nccl_tests_header_details)
 {
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_msg(import_text(1, RUN_HEAD(TWO_RANKS) ROW_1K SUMMARY, &defaults, &d) == 0, "%s", err);
-  const cal_run *r = &d.runs[0];
+  const md_run *r = &d.runs[0];
   /* NCCL_VERSION_CODE 22809 = 2.28.9 where no "NCCL version" line says it */
   ck_assert_str_eq(r->nccl_version, "2.28.9");
   ck_assert_str_eq(r->tool_version, "2.18.3");
@@ -296,7 +296,7 @@ START_TEST(nccl_tests_header_details)
   ck_assert_int_eq(r->gpus_per_node, 1);
   ck_assert_int_eq(r->ngpu_models, 2); /* a mixed job lists both */
   ck_assert_str_eq(r->gpu_models[1], "GPU Y");
-  cal_data_free(&d);
+  md_data_free(&d);
   /* NCCL's own version line wins; nodes of unequal GPU counts have no gpus_per_node */
   ck_assert_int_eq(import_text(1, RUN_HEAD(TWO_RANKS "#  Rank  2 Group  0 Pid 3 on b device  1 [0000:07:00] GPU Y\n"
                                            "NCCL version 2.28.9+cuda13.0\n") ROW_1K SUMMARY,
@@ -307,13 +307,13 @@ START_TEST(nccl_tests_header_details)
   ck_assert_int_eq(d.runs[0].nodes, 2);
   ck_assert_int_eq(d.runs[0].gpus_per_node, -1);
   ck_assert_int_eq(d.runs[0].rank_node[2], 1);
-  cal_data_free(&d);
+  md_data_free(&d);
   /* device lines out of order */
   ck_assert_int_eq(import_text(1, RUN_HEAD("#  Rank  1 Group  0 Pid 1 on a device 0 [0:0:0] G\n") ROW_1K SUMMARY,
                                &defaults, &d),
                    SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:6: rank 1 where rank 0 was due") != NULL, "%s", err);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
@@ -330,12 +330,12 @@ START_TEST(quoted_and_crlf_logs)
     *q++ = *p;
   }
   *q = '\0';
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_msg(import_text(1, quoted, &defaults, &d) == 0, "%s", err);
   ck_assert_uint_eq(d.n, 2);
   ck_assert_int_eq(d.runs[0].ranks, 2);
   ck_assert_str_eq(d.runs[0].hosts[1], "b");
-  cal_data_free(&d);
+  md_data_free(&d);
   free(quoted);
 }
 END_TEST
@@ -344,8 +344,8 @@ END_TEST
  * and keeps the rows of one cut short. */
 START_TEST(several_runs_cut_short_or_empty)
 {
-  cal_data d = {0};
-  cal_import_opts partial = {"inter", 0, 0, 1};
+  md_data d = {0};
+  imp_opts partial = {"inter", 0, 0, 1};
   const char *cut = RUN_HEAD(TWO_RANKS) ROW_1K RUN_HEAD(TWO_RANKS) ROW_1K SUMMARY;
   ck_assert_int_eq(import_text(1, cut, &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:11: the run that begins at line 1 ends before") != NULL, "%s", err);
@@ -353,7 +353,7 @@ START_TEST(several_runs_cut_short_or_empty)
   ck_assert_uint_eq(d.nruns, 2);
   ck_assert_uint_eq(d.n, 4);
   ck_assert_int_eq(d.p[3].run, 1);
-  cal_data_free(&d);
+  md_data_free(&d);
   const char *empty = RUN_HEAD(TWO_RANKS) RUN_HEAD(TWO_RANKS) ROW_1K SUMMARY;
   ck_assert_int_eq(import_text(1, empty, &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "the run that begins at line 1 has no all_reduce_perf rows") != NULL, "%s", err);
@@ -361,7 +361,7 @@ START_TEST(several_runs_cut_short_or_empty)
   ck_assert_uint_eq(d.nruns, 1);
   ck_assert_int_eq(d.p[0].run, 0);
   ck_assert_int_eq(d.runs[0].line, 10);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
@@ -383,31 +383,31 @@ START_TEST(rows_of_other_collectives)
              "#  Rank  0 Group  0 Pid 1 on a device 0 [0:0:0] G\n"
              "#       size    count   type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong\n",
              rows[i][0], SUMMARY);
-    cal_data d = {0};
+    md_data d = {0};
     ck_assert_int_eq(import_text(1, text, &defaults, &d), SA_EPARSE);
     ck_assert_msg(strstr(err, "LOG:3: ") && strstr(err, rows[i][1]), "%s", err);
-    cal_data_free(&d);
+    md_data_free(&d);
   }
   /* a half-precision run: 2 bytes an element */
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import_text(1, "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n"
                                   "1024 512 half sum -1 10.0 0.1 0.1 0 10.0 0.1 0.1 0\n" SUMMARY,
                                &defaults, &d),
                    0);
   ck_assert_str_eq(d.runs[0].dtype, "fp16");
   ck_assert_double_eq(d.p[0].count, 512);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
 /* Binary data, endless lines: refused at once, whatever the importer. */
 START_TEST(input_is_bounded)
 {
-  static char big[CAL_IMPORT_LINE_MAX + 16];
+  static char big[IMP_LINE_MAX + 16];
   memset(big, 'x', sizeof big);
   const char nul[] = "job started\n\nab\0cd\n";
   for (int nccl = 0; nccl < 2; nccl++) {
-    cal_data d = {0};
+    md_data d = {0};
     ck_assert_int_eq(import_len(nccl, nul, sizeof nul - 1, &defaults, &d), SA_EPARSE);
     ck_assert_msg(strstr(err, "LOG:3: a NUL byte") != NULL, "%s", err);
     ck_assert_uint_eq(d.n, 0);
@@ -415,25 +415,25 @@ START_TEST(input_is_bounded)
     ck_assert_msg(strstr(err, "LOG:1: a line longer than 64 KiB") != NULL, "%s", err);
     FILE *f = fopen("/dev/zero", "r");
     ck_assert_ptr_nonnull(f);
-    int rc = nccl ? cal_import_nccl(f, "zero", &defaults, &d, &rep, err, sizeof err)
-                  : cal_import_osu(f, "zero", &defaults, &d, &rep, err, sizeof err);
+    int rc = nccl ? imp_nccl(f, "zero", &defaults, &d, &rep, err, sizeof err)
+                  : imp_osu(f, "zero", &defaults, &d, &rep, err, sizeof err);
     fclose(f);
     ck_assert_int_eq(rc, SA_EPARSE);
     ck_assert_str_eq(err, "zero:1: a NUL byte: binary data, not a text log");
-    cal_data_free(&d);
+    md_data_free(&d);
   }
   /* lines of text that never become a log */
-  size_t n = 12 * (CAL_IMPORT_PREAMBLE_MAX + 10);
+  size_t n = 12 * (IMP_PREAMBLE_MAX + 10);
   char *chatter = malloc(n + 1);
   for (size_t i = 0; i < n; i += 12)
     memcpy(chatter + i, "job started\n", 12);
   chatter[n] = '\0';
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import_text(1, chatter, &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "no nccl-tests output in its first 10000 lines") != NULL, "%s", err);
   ck_assert_int_eq(import_text(0, chatter, &defaults, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "no OSU output in its first 10000 lines") != NULL, "%s", err);
-  cal_data_free(&d);
+  md_data_free(&d);
   free(chatter);
 }
 END_TEST
@@ -443,33 +443,33 @@ START_TEST(launcher_lines)
   char a[] = "+ mpirun --allow-run-as-root -np 144 --map-by ppr:36:node -x UCX_NET_DEVICES ./osu_allreduce -n 9";
   char b[] = "srun --ntasks=16 -N 2 /opt/nccl-tests/build/all_reduce_perf -b 8 -n 50";
   char c[] = "mpirun -n 8 -npernode 4 hostname", e[] = "Run-1 Starting command at 2025-05-22 07:36:17";
-  cal_launch l;
-  ck_assert_int_eq(cal_launch_line(a, &l), 1);
+  imp_launch l;
+  ck_assert_int_eq(imp_launch_line(a, &l), 1);
   ck_assert_int_eq(l.ranks, 144); /* not osu_allreduce's own -n */
   ck_assert_int_eq(l.per_node, 36);
-  ck_assert_int_eq(cal_launch_line(b, &l), 1);
+  ck_assert_int_eq(imp_launch_line(b, &l), 1);
   ck_assert_int_eq(l.ranks, 16);
   ck_assert_int_eq(l.nodes, 2);
   ck_assert_int_eq(l.per_node, -1);
-  ck_assert_int_eq(cal_launch_line(c, &l), 1);
+  ck_assert_int_eq(imp_launch_line(c, &l), 1);
   ck_assert_int_eq(l.ranks, 8);
   ck_assert_int_eq(l.per_node, 4);
-  ck_assert_int_eq(cal_launch_line(e, &l), 0);
+  ck_assert_int_eq(imp_launch_line(e, &l), 0);
   /* an OSU log with its launcher line: the shape from it, and --ranks must agree */
   const char *log = "$ mpirun -np 144 -npernode 36 osu_allreduce\n# OSU MPI Allreduce Latency Test v7.5\n"
                     "# Datatype: MPI_FLOAT.\n# Size       Avg Latency(us)\n4  11.69\n8  15.34\n";
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_msg(import_text(0, log, &defaults, &d) == 0, "%s", err);
   ck_assert_int_eq(d.runs[0].ranks, 144);
   ck_assert_int_eq(d.runs[0].nodes, 4);
   ck_assert_int_eq(d.runs[0].gpus_per_node, 36);
   ck_assert_int_eq(d.p[1].ranks, 144);
   ck_assert_int_eq(rep.skipped, 1);
-  cal_data_free(&d);
-  cal_import_opts other = {"inter", 16, 0, 0};
+  md_data_free(&d);
+  imp_opts other = {"inter", 16, 0, 0};
   ck_assert_int_eq(import_text(0, log, &other, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:2: --ranks 16, but the launcher at line 1 starts 144") != NULL, "%s", err);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
@@ -479,7 +479,7 @@ START_TEST(osu_datatypes_and_validation)
   const char *log = "# OSU MPI Allreduce Latency Test v7.4\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n"
                     "1  2.0\n2  2.1\n# Datatype: MPI_INT.\n# Size       Avg Latency(us)\n4  2.2\n8  2.3\n"
                     "# Datatype: MPI_FLOAT.\n# Size       Avg Latency(us)\n4  2.4\n";
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_msg(import_text(0, log, &defaults, &d) == 0, "%s", err);
   ck_assert_uint_eq(d.nruns, 3);
   ck_assert_uint_eq(d.n, 5);
@@ -490,7 +490,7 @@ START_TEST(osu_datatypes_and_validation)
   ck_assert_double_eq(d.p[1].count, 2); /* MPI_CHAR: a byte an element */
   ck_assert_double_eq(d.p[3].count, 2);
   ck_assert_int_eq(d.p[4].run, 2);
-  cal_data_free(&d);
+  md_data_free(&d);
   const char *checked = "# OSU MPI Allreduce Latency Test v7.4\n# Datatype: MPI_INT.\n"
                         "# Size       Avg Latency(us)        Validation\n4  2.2  Pass\n8  2.3  Fail\n";
   ck_assert_int_eq(import_text(0, checked, &defaults, &d), SA_EPARSE);
@@ -499,11 +499,11 @@ START_TEST(osu_datatypes_and_validation)
                                &defaults, &d),
                    SA_EPARSE);
   ck_assert_msg(strstr(err, "LOG:2: datatype MPI_LONG_DOUBLE") != NULL, "%s", err);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
-static int read_json(const char *json, cal_data *d)
+static int read_json(const char *json, md_data *d)
 {
   char path[] = "/tmp/check_import_XXXXXX";
   int fd = mkstemp(path);
@@ -511,7 +511,7 @@ static int read_json(const char *json, cal_data *d)
   FILE *f = fdopen(fd, "w");
   fputs(json, f);
   fclose(f);
-  int rc = cal_data_read(d, path, err, sizeof err);
+  int rc = md_data_read(d, path, err, sizeof err);
   unlink(path);
   return rc;
 }
@@ -519,7 +519,7 @@ static int read_json(const char *json, cal_data *d)
 /* Version 1 files (no runs) still read; runs that contradict themselves are refused. */
 START_TEST(measured_schema_versions)
 {
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(read_json("{\"schema\": \"simallreduce-measured-1\", \"points\": [{\"op\": \"allreduce\", "
                              "\"bytes\": 8, \"time_s\": 1e-5, \"ranks\": 4}]}",
                              &d),
@@ -527,13 +527,13 @@ START_TEST(measured_schema_versions)
   ck_assert_uint_eq(d.n, 1);
   ck_assert_uint_eq(d.nruns, 0);
   ck_assert_int_eq(d.p[0].run, -1);
-  cal_data_free(&d);
+  md_data_free(&d);
   const char *run_ok = "{\"schema\": \"simallreduce-measured-2\", \"runs\": [{\"test\": \"all_reduce_perf\", "
                        "\"ranks\": 2, \"nodes\": 2, \"hosts\": [\"a\", \"b\"], \"rank_node\": [0, 1]}], \"points\": "
                        "[{\"op\": \"allreduce\", \"bytes\": 8, \"time_s\": 1e-5, \"run\": 0}]}";
   ck_assert_msg(read_json(run_ok, &d) == 0, "%s", err);
   ck_assert_int_eq(d.runs[0].rank_node[1], 1);
-  cal_data_free(&d);
+  md_data_free(&d);
   static const char *const broken[][2] = {
       {"\"runs\": [{\"ranks\": 2, \"hosts\": [\"a\"], \"rank_node\": [0, 1]}], \"points\": []", "run 0:"},
       {"\"runs\": [{\"ranks\": 3, \"hosts\": [\"a\"], \"rank_node\": [0, 0]}], \"points\": []", "run 0:"},
@@ -548,7 +548,7 @@ START_TEST(measured_schema_versions)
     snprintf(json, sizeof json, "{\"schema\": \"simallreduce-measured-2\", %s}", broken[i][0]);
     ck_assert_int_eq(read_json(json, &d), SA_EPARSE);
     ck_assert_msg(strstr(err, broken[i][1]) != NULL, "%s: %s", broken[i][0], err);
-    cal_data_free(&d);
+    md_data_free(&d);
   }
 }
 END_TEST

@@ -8,28 +8,28 @@
 #include <unistd.h>
 
 #include "common/sa_error.h"
-#include "calib/collfit.h"
-#include "calib/import.h"
+#include "fit/collfit.h"
+#include "import/import.h"
 #include "check_util.h"
 
 #define DIR "tests/data/measured/"
 
 static char err[512];
-static cal_import_report rep;
+static imp_report rep;
 
-static int import(const char *file, int nccl, const cal_import_opts *o, cal_data *d)
+static int import(const char *file, int nccl, const imp_opts *o, md_data *d)
 {
   char path[256];
   snprintf(path, sizeof path, DIR "%s", file);
   FILE *f = fopen(path, "r");
   ck_assert_msg(f != NULL, "cannot open %s", path);
-  int rc = nccl ? cal_import_nccl(f, file, o, d, &rep, err, sizeof err)
-                : cal_import_osu(f, file, o, d, &rep, err, sizeof err);
+  int rc = nccl ? imp_nccl(f, file, o, d, &rep, err, sizeof err)
+                : imp_osu(f, file, o, d, &rep, err, sizeof err);
   fclose(f);
   return rc;
 }
 
-static const cal_import_opts inter = {"inter", 0, 0, 0};
+static const imp_opts inter = {"inter", 0, 0, 0};
 
 /* One single-run log: what it holds, read off the file. */
 typedef struct {
@@ -73,11 +73,11 @@ static const nccl_log nccl_logs[] = {
 START_TEST(nccl_tests_logs_import_every_row)
 {
   const nccl_log *l = &nccl_logs[_i];
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_msg(import(l->file, 1, &inter, &d) == 0, "%s: %s", l->file, err);
   ck_assert_uint_eq(d.n, 2 * (size_t)l->rows);
   ck_assert_uint_eq(d.nruns, 1);
-  const cal_run *r = cal_data_run(&d, 0);
+  const md_run *r = md_data_run(&d, 0);
   ck_assert_str_eq(r->test, "all_reduce_perf");
   ck_assert_str_eq(r->tool, l->file[1] == '1' && l->file[2] == '4' ? "rccl-tests" : "nccl-tests");
   ck_assert_str_eq(r->op, "allreduce");
@@ -105,7 +105,7 @@ START_TEST(nccl_tests_logs_import_every_row)
   ck_assert_int_eq(rep.skipped, l->skipped);
   ck_assert_int_eq(rep.skipped_inside, l->inside);
   ck_assert_int_eq(rep.first_inside, l->first_inside);
-  const cal_point *a = &d.p[0], *z = &d.p[d.n - 1];
+  const md_point *a = &d.p[0], *z = &d.p[d.n - 1];
   ck_assert_double_eq(a->bytes, l->first_bytes);
   ck_assert_double_eq_tol(a->time_s, l->first_us * 1e-6, 1e-12 * l->first_us);
   ck_assert_int_eq(a->inplace, 0);
@@ -117,7 +117,7 @@ START_TEST(nccl_tests_logs_import_every_row)
     ck_assert_int_eq(d.p[i].ranks, l->ranks);
     ck_assert_double_eq(d.p[i].count * 4, d.p[i].bytes);
   }
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
@@ -125,40 +125,40 @@ END_TEST
  * (2e-07), which is not a count; N/A where validation was off. */
 START_TEST(error_columns_of_old_and_new_versions)
 {
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import("L05_dgx2_v100x12_errmag.log", 1, &inter, &d), 0);
   for (size_t i = 0; i < d.n; i++)
     ck_assert_int_eq(d.p[i].errors, -1);
-  cal_data_free(&d);
+  md_data_free(&d);
   ck_assert_int_eq(import("L02_a100x8_superbench.log", 1, &inter, &d), 0);
   ck_assert_int_eq(d.runs[0].params.validation, 0);
   ck_assert_double_eq(d.p[0].bytes, 0); /* the size-0 rows are rows */
   ck_assert_double_eq(d.p[2].bytes, 0);
   ck_assert_int_eq(d.p[0].errors, -1);
-  cal_data_free(&d);
+  md_data_free(&d);
   ck_assert_int_eq(import("L07_hgx_h100_2node16_nccl2262_xpmem.log", 1, &inter, &d), 0);
   ck_assert_int_eq(d.p[0].errors, 0);
   ck_assert_str_eq(d.runs[0].hosts[0], "bm-h100-01");
   ck_assert_str_eq(d.runs[0].hosts[1], "bm-h100-02");
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
 START_TEST(another_collective_is_refused_naming_it)
 {
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import("X01_allgather_gb10_2node_wrongcoll.log", 1, &inter, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "X01_allgather_gb10_2node_wrongcoll.log:2: all_gather_perf") != NULL, "%s", err);
   ck_assert_msg(strstr(err, "holds allgather, not allreduce") != NULL, "%s", err);
   ck_assert_uint_eq(d.n, 0);
   ck_assert_uint_eq(d.nruns, 0);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
 START_TEST(two_runs_in_one_file)
 {
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_msg(import("X02_concat_L07_L08_two_runs.log", 1, &inter, &d) == 0, "%s", err);
   ck_assert_uint_eq(d.n, 128);
   ck_assert_uint_eq(d.nruns, 2);
@@ -166,7 +166,7 @@ START_TEST(two_runs_in_one_file)
   const int ranks[] = {16, 32}, nodes[] = {2, 4};
   const long line[] = {11, 73};
   for (int r = 0; r < 2; r++) {
-    const cal_run *run = cal_data_run(&d, r);
+    const md_run *run = md_data_run(&d, r);
     ck_assert_int_eq(run->ranks, ranks[r]);
     ck_assert_int_eq(run->nodes, nodes[r]);
     ck_assert_int_eq(run->gpus_per_node, 8);
@@ -174,23 +174,23 @@ START_TEST(two_runs_in_one_file)
     ck_assert_str_eq(run->nccl_version, "2.26.2+cuda12.8");
     /* what the fit asks: the allreduce points of run r */
     size_t i = 0, n = 0;
-    const cal_point *p;
-    while ((p = cal_run_next(&d, r, "allreduce", &i))) {
+    const md_point *p;
+    while ((p = md_run_next(&d, r, "allreduce", &i))) {
       ck_assert_int_eq(p->ranks, ranks[r]);
       ck_assert_str_eq(p->dtype, "fp32");
       n++;
     }
     ck_assert_uint_eq(n, 64);
   }
-  ck_assert_ptr_null(cal_data_run(&d, 2));
+  ck_assert_ptr_null(md_data_run(&d, 2));
   ck_assert_str_eq(d.runs[1].hosts[3], "pt02");
   /* L08's 8 B out-of-place time is the second run's first point */
   ck_assert_double_eq_tol(d.p[64].time_s, 83.42e-6, 1e-12);
   /* each run fits on its own: two runs x out-of-place/in-place */
-  cJSON *fits = cal_coll_fit_json(&d);
+  cJSON *fits = fit_coll_json(&d);
   ck_assert_int_eq(cJSON_GetArraySize(fits), 4);
   cJSON_Delete(fits);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
@@ -215,12 +215,12 @@ static const osu_log osu_logs[] = {
 START_TEST(osu_logs_import_every_row)
 {
   const osu_log *l = &osu_logs[_i];
-  cal_data d = {0};
+  md_data d = {0};
   int bw = strcmp(l->test, "osu_bw") == 0, ar = strcmp(l->test, "osu_allreduce") == 0;
   ck_assert_msg(import(l->file, 0, &inter, &d) == 0, "%s: %s", l->file, err);
   ck_assert_uint_eq(d.n, (size_t)l->rows);
   ck_assert_uint_eq(d.nruns, 1);
-  const cal_run *r = &d.runs[0];
+  const md_run *r = &d.runs[0];
   ck_assert_str_eq(r->tool, "osu");
   ck_assert_str_eq(r->test, l->test);
   ck_assert_str_eq(r->tool_version, l->version);
@@ -228,7 +228,7 @@ START_TEST(osu_logs_import_every_row)
   ck_assert_int_eq(r->dtype_assumed, l->assumed);
   ck_assert_int_eq(r->ranks, ar ? -1 : 2); /* OSU does not print how many processes ran */
   ck_assert_int_eq(rep.skipped, l->skipped);
-  const cal_point *a = &d.p[0], *z = &d.p[d.n - 1];
+  const md_point *a = &d.p[0], *z = &d.p[d.n - 1];
   ck_assert_double_eq(a->bytes, l->first_bytes);
   ck_assert_double_eq(z->bytes, l->last_bytes);
   if (bw) {
@@ -240,42 +240,42 @@ START_TEST(osu_logs_import_every_row)
   }
   if (ar)
     ck_assert_double_eq(z->count, z->bytes / 4); /* fp32 and int32 alike */
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
 START_TEST(osu_allreduce_shapes)
 {
-  cal_data d = {0};
+  md_data d = {0};
   /* O04: -f columns */
   ck_assert_int_eq(import("O04_osu_allreduce_full_v7_nwtnni.log", 0, &inter, &d), 0);
   ck_assert_double_eq_tol(d.p[0].min_s, 78.46e-6, 1e-12);
   ck_assert_double_eq_tol(d.p[0].max_s, 95.03e-6, 1e-12);
   ck_assert_int_eq(d.p[0].reps, 1000);
   ck_assert_int_eq(d.p[18].reps, 100);
-  cal_data_free(&d);
+  md_data_free(&d);
   /* O05: 4 nodes x 36 ranks, which its log does not say */
-  cal_import_opts shape = {"inter", 144, 4, 0};
+  imp_opts shape = {"inter", 144, 4, 0};
   ck_assert_int_eq(import("O05_osu_allreduce_v75_144rank_oci.log", 0, &shape, &d), 0);
   ck_assert_int_eq(d.runs[0].ranks, 144);
   ck_assert_int_eq(d.runs[0].nodes, 4);
   ck_assert_int_eq(d.runs[0].gpus_per_node, 36);
   ck_assert_int_eq(d.p[0].ranks, 144);
   ck_assert_double_eq_tol(d.p[26].busbw_GBps, d.p[26].algbw_GBps * 2 * 143 / 144, 1e-12);
-  cal_data_free(&d);
+  md_data_free(&d);
   /* O03 with --path intra: a pair on one node */
-  cal_import_opts intra = {"intra", 0, 0, 0};
+  imp_opts intra = {"intra", 0, 0, 0};
   ck_assert_int_eq(import("O03_osu_latency_intra_uibk.log", 0, &intra, &d), 0);
   ck_assert_int_eq(d.runs[0].nodes, 1);
   ck_assert_int_eq(d.runs[0].gpus_per_node, 2);
   ck_assert_str_eq(d.p[0].path, "intra");
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
 START_TEST(two_osu_tests_in_one_file)
 {
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_msg(import("X03_concat_osu_latency_then_allreduce.log", 0, &inter, &d) == 0, "%s", err);
   ck_assert_uint_eq(d.n, 24 + 27);
   ck_assert_uint_eq(d.nruns, 2);
@@ -291,40 +291,40 @@ START_TEST(two_osu_tests_in_one_file)
   ck_assert_str_eq(d.p[24].dtype, "int32");
   ck_assert_int_eq(d.p[24].run, 1);
   ck_assert_double_eq_tol(d.p[24].time_s, 11.69e-6, 1e-12);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
 /* Each tool's output given to the other importer: refused at its first line of its own. */
 START_TEST(the_other_tool_is_refused)
 {
-  cal_data d = {0};
+  md_data d = {0};
   ck_assert_int_eq(import("O02_osu_latency_inter_uibk.log", 1, &inter, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "O02_osu_latency_inter_uibk.log:1: OSU output") != NULL, "%s", err);
   ck_assert_int_eq(import("L09_gjaion_h100_2node16.log", 0, &inter, &d), SA_EPARSE);
   ck_assert_msg(strstr(err, "L09_gjaion_h100_2node16.log:1: nccl-tests output") != NULL, "%s", err);
   ck_assert_uint_eq(d.n, 0);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 END_TEST
 
 /* The runs survive the JSON file; two files read into one keep their runs apart. */
 START_TEST(runs_round_trip_through_json)
 {
-  cal_data d = {0}, back = {0};
+  md_data d = {0}, back = {0};
   ck_assert_int_eq(import("X02_concat_L07_L08_two_runs.log", 1, &inter, &d), 0);
   char path[] = "/tmp/check_real_XXXXXX";
   int fd = mkstemp(path);
   ck_assert_int_ge(fd, 0);
   close(fd);
-  ck_assert_int_eq(cal_data_write(&d, path), 0);
-  ck_assert_int_eq(cal_data_read(&back, path, err, sizeof err), 0);
-  ck_assert_int_eq(cal_data_read(&back, path, err, sizeof err), 0);
+  ck_assert_int_eq(md_data_write(&d, path), 0);
+  ck_assert_int_eq(md_data_read(&back, path, err, sizeof err), 0);
+  ck_assert_int_eq(md_data_read(&back, path, err, sizeof err), 0);
   unlink(path);
   ck_assert_uint_eq(back.n, 256);
   ck_assert_uint_eq(back.nruns, 4);
   for (int r = 0; r < 4; r++) {
-    const cal_run *a = &d.runs[r % 2], *b = &back.runs[r];
+    const md_run *a = &d.runs[r % 2], *b = &back.runs[r];
     ck_assert_int_eq(b->ranks, a->ranks);
     ck_assert_int_eq(b->nodes, a->nodes);
     ck_assert_int_eq(b->gpus_per_node, a->gpus_per_node);
@@ -346,14 +346,14 @@ START_TEST(runs_round_trip_through_json)
   ck_assert_int_eq(back.p[128].run, 2);
   ck_assert_int_eq(back.p[255].run, 3);
   /* keeping one run */
-  ck_assert_int_eq(cal_data_keep_run(&back, 3), 0);
+  ck_assert_int_eq(md_data_keep_run(&back, 3), 0);
   ck_assert_uint_eq(back.nruns, 1);
   ck_assert_uint_eq(back.n, 64);
   ck_assert_int_eq(back.runs[0].ranks, 32);
   ck_assert_int_eq(back.p[63].run, 0);
-  ck_assert_int_eq(cal_data_keep_run(&back, 1), SA_EINVAL);
-  cal_data_free(&back);
-  cal_data_free(&d);
+  ck_assert_int_eq(md_data_keep_run(&back, 1), SA_EINVAL);
+  md_data_free(&back);
+  md_data_free(&d);
 }
 END_TEST
 

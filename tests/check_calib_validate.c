@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "common/sa_error.h"
-#include "lib/textfile.h"
-#include "calib/validation.h"
+#include "util/textfile.h"
+#include "validate/validation.h"
 #include "check_util.h"
 #include "cli_run.h"
 
@@ -62,33 +62,33 @@ static const char *simulated =
 
 START_TEST(errors_and_their_summary)
 {
-  ck_assert_double_eq_tol(cal_val_error(1.1, 1.0), 0.1, 1e-12);
-  ck_assert_double_eq_tol(cal_val_error(0.5, 1.0), -0.5, 1e-12);
-  ck_assert_double_eq(cal_val_range_error(0.09, 0.08, 0.1), 0.0);
-  ck_assert_double_eq_tol(cal_val_range_error(0.072, 0.08, 0.1), -0.1, 1e-12);
-  ck_assert_double_eq_tol(cal_val_range_error(0.44, 0.4, 0.4), 0.1, 1e-12);
+  ck_assert_double_eq_tol(val_error(1.1, 1.0), 0.1, 1e-12);
+  ck_assert_double_eq_tol(val_error(0.5, 1.0), -0.5, 1e-12);
+  ck_assert_double_eq(val_range_error(0.09, 0.08, 0.1), 0.0);
+  ck_assert_double_eq_tol(val_range_error(0.072, 0.08, 0.1), -0.1, 1e-12);
+  ck_assert_double_eq_tol(val_range_error(0.44, 0.4, 0.4), 0.1, 1e-12);
 
-  cal_vpoint p[4] = {{.error = 0.1}, {.error = -0.4}, {.error = 0.0}, {.error = 0.2}};
-  cal_vsummary s;
-  ck_assert_int_eq(cal_val_summarize(p, 4, &s), 0);
+  val_point p[4] = {{.error = 0.1}, {.error = -0.4}, {.error = 0.0}, {.error = 0.2}};
+  val_summary s;
+  ck_assert_int_eq(val_summarize(p, 4, &s), 0);
   ck_assert_uint_eq(s.n, 4);
   ck_assert_double_eq_tol(s.median_abs, 0.15, 1e-12);
   ck_assert_double_eq_tol(s.max_abs, 0.4, 1e-12);
   ck_assert_uint_eq(s.worst, 1);
   /* the exact match counts as the floor, not as zero */
-  ck_assert_double_eq_tol(s.geomean_abs, pow(0.1 * 0.4 * CAL_VAL_GEOMEAN_FLOOR * 0.2, 0.25), 1e-12);
-  ck_assert_int_eq(cal_val_summarize(p, 0, &s), SA_ENODATA);
+  ck_assert_double_eq_tol(s.geomean_abs, pow(0.1 * 0.4 * VAL_GEOMEAN_FLOOR * 0.2, 0.25), 1e-12);
+  ck_assert_int_eq(val_summarize(p, 0, &s), SA_ENODATA);
 }
 END_TEST
 
 START_TEST(measured_points_and_their_spread)
 {
   cJSON *doc = cJSON_Parse(measured);
-  cal_vpoint *p = NULL;
+  val_point *p = NULL;
   size_t n = 0, cap = 0;
   int ranks, rpn;
   char err[128];
-  ck_assert_int_eq(cal_val_read_measured(doc, &p, &n, &cap, &ranks, &rpn, err, sizeof err), 0);
+  ck_assert_int_eq(val_read_measured(doc, &p, &n, &cap, &ranks, &rpn, err, sizeof err), 0);
   ck_assert_uint_eq(n, 3);
   ck_assert_int_eq(ranks, 8);
   ck_assert_int_eq(rpn, 2);
@@ -120,7 +120,7 @@ START_TEST(measured_points_and_their_spread)
     ck_assert_ptr_nonnull(doc);
     p = NULL;
     n = cap = 0;
-    ck_assert_msg(cal_val_read_measured(doc, &p, &n, &cap, &ranks, &rpn, err, sizeof err) == SA_EPARSE, "%s",
+    ck_assert_msg(val_read_measured(doc, &p, &n, &cap, &ranks, &rpn, err, sizeof err) == SA_EPARSE, "%s",
                   bad[i]);
     ck_assert(err[0] != '\0');
     free(p);
@@ -132,14 +132,14 @@ END_TEST
 START_TEST(lookup_of_simulated_and_model_times)
 {
   cJSON *doc = cJSON_Parse(simulated);
-  ck_assert_double_eq(cal_val_lookup(doc, "ring", 1024, 0), 0.0033);
-  ck_assert_double_eq(cal_val_lookup(doc, "ring", 1024, 1), 0.0031);
-  ck_assert(cal_val_lookup(doc, "hier", 1024, 1) < 0); /* no model time there */
-  ck_assert(cal_val_lookup(doc, "rhd", 1024, 0) < 0);
-  ck_assert(cal_val_lookup(doc, "ring", 2048, 0) < 0);
+  ck_assert_double_eq(val_lookup(doc, "ring", 1024, 0), 0.0033);
+  ck_assert_double_eq(val_lookup(doc, "ring", 1024, 1), 0.0031);
+  ck_assert(val_lookup(doc, "hier", 1024, 1) < 0); /* no model time there */
+  ck_assert(val_lookup(doc, "rhd", 1024, 0) < 0);
+  ck_assert(val_lookup(doc, "ring", 2048, 0) < 0);
   cJSON_Delete(doc);
   doc = cJSON_Parse("{\"mode\": \"model\", \"results\": [{\"algo\": \"hier\", \"bytes\": 1024, \"time_s\": 0.0021}]}");
-  ck_assert_double_eq(cal_val_lookup(doc, "hier", 1024, 1), 0.0021);
+  ck_assert_double_eq(val_lookup(doc, "hier", 1024, 1), 0.0021);
   cJSON_Delete(doc);
 }
 END_TEST
@@ -180,7 +180,7 @@ START_TEST(validate_writes_table_json_csv_and_headroom)
   const cJSON *sum = cJSON_GetObjectItemCaseSensitive(v, "summary");
   ck_assert_double_eq_tol(num(sum, "median_abs_err"), 0.1, 1e-9);
   ck_assert_double_eq_tol(num(sum, "max_abs_err"), 0.2, 1e-9);
-  ck_assert_double_eq_tol(num(sum, "geomean_abs_err"), cbrt(0.1 * 0.2 * CAL_VAL_GEOMEAN_FLOOR), 1e-9);
+  ck_assert_double_eq_tol(num(sum, "geomean_abs_err"), cbrt(0.1 * 0.2 * VAL_GEOMEAN_FLOOR), 1e-9);
   ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(sum, "model"))); /* hier has none */
   const cJSON *by = cJSON_GetObjectItemCaseSensitive(sum, "by_algo");
   ck_assert_double_eq_tol(num(cJSON_GetObjectItemCaseSensitive(by, "ring"), "median_abs_err"), 0.15, 1e-9);
@@ -208,7 +208,7 @@ START_TEST(validate_writes_table_json_csv_and_headroom)
   ck_assert_double_eq_tol(num(msum, "max_abs_err"), 0.2, 1e-9);
   cJSON_Delete(v);
 
-  char *text = sim_read_text(csv);
+  char *text = util_read_text(csv);
   ck_assert_ptr_nonnull(text);
   ck_assert_ptr_nonnull(strstr(text, "algo,bytes,measured_s,q1_s,q3_s,min_s,max_s,simulated_s,model_s,error\n"));
   ck_assert_ptr_nonnull(strstr(text, "\nhier,1024,0.002,0.002,0.002,0.002,0.002,0.002,,0.000000\n"));

@@ -28,7 +28,7 @@ START_TEST(defaults)
   ck_assert_str_eq(o.algos[0], "ring");
   ck_assert_int_eq(o.nsizes, 1);
   ck_assert_uint_eq(o.sizes[0], 100u << 20);
-  ck_assert_int_eq(o.dtype, AR_FP32);
+  ck_assert_int_eq(o.dtype, KN_FP32);
   ck_assert_int_eq(o.nodes, 0);
   ck_assert_int_eq(o.ranks_per_node, 0);
   ck_assert(o.density == 0.01);
@@ -48,7 +48,7 @@ START_TEST(full_command_line)
   ck_assert_int_eq(o.nalgos, 2); /* repeats dropped */
   ck_assert_str_eq(o.algos[0], "mpi");
   ck_assert_int_eq(o.nsizes, 6);
-  ck_assert_int_eq(o.dtype, AR_FP16);
+  ck_assert_int_eq(o.dtype, KN_FP16);
   ck_assert_int_eq(o.nodes, 3);
   ck_assert_int_eq(o.ranks_per_node, 5);
   ck_assert(o.verify && o.phases);

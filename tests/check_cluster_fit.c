@@ -19,7 +19,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "calib/import.h"
+#include "import/import.h"
 #include "check_util.h"
 #include "cli_run.h"
 
@@ -42,22 +42,22 @@ typedef struct {
 
 static times measured(const char *log)
 {
-  cal_data d = {0};
-  cal_import_opts o = {"inter", 0, 0, 0};
-  cal_import_report rep = {0};
+  md_data d = {0};
+  imp_opts o = {"inter", 0, 0, 0};
+  imp_report rep = {0};
   char err[512];
   FILE *f = fopen(log, "r");
   ck_assert_ptr_nonnull(f);
-  ck_assert_msg(cal_import_nccl(f, log, &o, &d, &rep, err, sizeof err) == 0, "%s", err);
+  ck_assert_msg(imp_nccl(f, log, &o, &d, &rep, err, sizeof err) == 0, "%s", err);
   fclose(f);
   times t = {.n = 0};
-  const cal_point *p;
-  for (size_t i = 0; (p = cal_run_next(&d, 0, "allreduce", &i));)
+  const md_point *p;
+  for (size_t i = 0; (p = md_run_next(&d, 0, "allreduce", &i));)
     if (p->inplace == 0 && p->bytes >= MIB && t.n < 64) {
       t.bytes[t.n] = p->bytes;
       t.time[t.n++] = p->time_s;
     }
-  cal_data_free(&d);
+  md_data_free(&d);
   return t;
 }
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "algos/nccl_proto.h"
+#include "nccl/nccl_proto.h"
 #include "check_util.h"
 #include "cli_run.h"
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib/import.h"
+#include "import/import.h"
 #include "check_util.h"
 #include "cli_run.h"
 
@@ -33,24 +33,24 @@ static const fitted fits[] = {
 };
 
 /* The log's out-of-place time of one allreduce of `bytes`, or -1. */
-static double measured(const cal_data *d, double bytes)
+static double measured(const md_data *d, double bytes)
 {
-  const cal_point *p;
-  for (size_t i = 0; (p = cal_run_next(d, 0, "allreduce", &i));)
+  const md_point *p;
+  for (size_t i = 0; (p = md_run_next(d, 0, "allreduce", &i));)
     if (p->bytes == bytes && p->inplace == 0)
       return p->time_s;
   return -1;
 }
 
-static void load(const char *path, cal_data *d)
+static void load(const char *path, md_data *d)
 {
-  static const cal_import_opts inter = {"inter", 0, 0, 0};
+  static const imp_opts inter = {"inter", 0, 0, 0};
   char err[512];
-  cal_import_report rep;
+  imp_report rep;
   FILE *f = fopen(path, "r");
   ck_assert_msg(f != NULL, "cannot open %s", path);
   memset(d, 0, sizeof *d);
-  ck_assert_msg(cal_import_nccl(f, path, &inter, d, &rep, err, sizeof err) == 0, "%s: %s", path, err);
+  ck_assert_msg(imp_nccl(f, path, &inter, d, &rep, err, sizeof err) == 0, "%s: %s", path, err);
   fclose(f);
 }
 
@@ -58,7 +58,7 @@ static void load(const char *path, cal_data *d)
  * number of sizes compared, and the median and largest |error|. */
 static void against_log(const fitted *x, const char *mode, const char *sizes, int want_points, double median_max)
 {
-  cal_data d;
+  md_data d;
   load(x->log, &d);
   char args[512];
   snprintf(args, sizeof args, "--platform %s --algo %s --sizes %s --timing nccl-tests --mode %s", x->platform, x->algo,
@@ -83,7 +83,7 @@ static void against_log(const fitted *x, const char *mode, const char *sizes, in
   double med = gsl_stats_median_from_sorted_data(err, 1, (size_t)n);
   ck_assert_msg(med <= median_max, "%s, %s: median |error| %.2f%%", x->platform, mode, 100 * med);
   cli_result_free(&r);
-  cal_data_free(&d);
+  md_data_free(&d);
 }
 
 START_TEST(model_follows_the_log_at_every_size)

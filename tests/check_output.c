@@ -10,9 +10,9 @@
 
 #include "check_util.h"
 #include "cli_run.h"
-#include "lib/digest.h"
-#include "lib/jsonlines.h"
-#include "lib/textclean.h"
+#include "util/digest.h"
+#include "util/jsonlines.h"
+#include "util/textclean.h"
 #include "sim/progress.h"
 
 static const char *str(const cJSON *o, const char *key)
@@ -25,20 +25,20 @@ static const char *str(const cJSON *o, const char *key)
 START_TEST(sha256_known_vectors)
 {
   char hex[65];
-  ck_assert_int_eq(sim_sha256("abc", 3, hex), 0);
+  ck_assert_int_eq(util_sha256("abc", 3, hex), 0);
   ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  ck_assert_int_eq(sim_sha256("", 0, hex), 0);
+  ck_assert_int_eq(util_sha256("", 0, hex), 0);
   ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-  ck_assert_int_eq(sim_sha256(two, strlen(two), hex), 0);
+  ck_assert_int_eq(util_sha256(two, strlen(two), hex), 0);
   ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   char want[65] = "";
   FILE *p = popen("sha256sum platforms/dgx1.xml", "r");
   ck_assert(p && fscanf(p, "%64s", want) == 1);
   pclose(p);
-  ck_assert_int_eq(sim_sha256_file("platforms/dgx1.xml", hex), 0);
+  ck_assert_int_eq(util_sha256_file("platforms/dgx1.xml", hex), 0);
   ck_assert_str_eq(hex, want);
-  ck_assert_int_ne(sim_sha256_file("platforms/no-such.xml", hex), 0);
+  ck_assert_int_ne(util_sha256_file("platforms/no-such.xml", hex), 0);
 }
 END_TEST
 
@@ -59,7 +59,7 @@ START_TEST(every_result_file_says_how_it_was_made)
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result v = cli_run("--version", 0);
   ck_assert_int_eq(v.status, 0);
-  ck_assert_int_eq(sim_sha256_file("platforms/dgx1.xml", want), 0);
+  ck_assert_int_eq(util_sha256_file("platforms/dgx1.xml", want), 0);
   gethostname(host, sizeof host - 1);
 
   const cJSON *prov = cJSON_GetObjectItemCaseSensitive(r.json, "provenance");
@@ -99,7 +99,7 @@ START_TEST(every_result_file_says_how_it_was_made)
   f = fopen(path, "r");
   ck_assert(f && getdelim(&text, &cap, '\0', f) > 0);
   fclose(f);
-  cJSON *doc = sim_jsonl_doc(text, SIM_REC_RESULT, "results");
+  cJSON *doc = util_jsonl_doc(text, UTIL_REC_RESULT, "results");
   free(text);
   ck_assert_ptr_nonnull(doc);
   ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(doc, "complete")));
@@ -200,13 +200,13 @@ START_TEST(utf8_repair)
                        "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
                        "\xef\xbf\xbd\xef\xbf\xbd", "\xf0\x9f\x98\x80"};
   for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
-    char *v = sim_utf8_valid(in[i]);
+    char *v = util_utf8_valid(in[i]);
     ck_assert_msg(strcmp(v, out[i]) == 0, "case %zu", i);
     free(v);
   }
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "k\xff", "v\xfe");
-  ck_assert_int_eq(sim_json_utf8(o), 0);
+  ck_assert_int_eq(util_json_utf8(o), 0);
   ck_assert_str_eq(str(o, "k\xef\xbf\xbd"), "v\xef\xbf\xbd");
   cJSON_Delete(o);
 }
@@ -219,7 +219,7 @@ START_TEST(csv_quoting)
   for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
     char buf[64] = "";
     FILE *f = fmemopen(buf, sizeof buf, "w");
-    sim_csv_field(f, in[i]);
+    util_csv_field(f, in[i]);
     fclose(f);
     ck_assert_str_eq(buf, out[i]);
   }
@@ -266,26 +266,26 @@ START_TEST(jsonl_documents)
   const char *pt = "{\"record\":\"point\",\"algo\":\"ring\",\"bytes\":8}\n";
   char text[512];
   snprintf(text, sizeof text, "%s%s%s{\"record\":\"end\",\"points\":2}\n", head, pt, pt);
-  cJSON *d = sim_runner_doc(text);
+  cJSON *d = util_jsonl_runner_doc(text);
   ck_assert_ptr_nonnull(d);
   ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(d, "points")), 2);
   ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(d, "complete")) && cli_num(d, "ranks") == 2);
   ck_assert_ptr_null(cJSON_GetObjectItem(d, "record"));
   cJSON_Delete(d);
   snprintf(text, sizeof text, "%s%s{\"record\":\"point\",\"al", head, pt); /* killed while writing */
-  d = sim_runner_doc(text);
+  d = util_jsonl_runner_doc(text);
   ck_assert_ptr_nonnull(d);
   ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(d, "points")), 1);
   ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(d, "complete")));
   cJSON_Delete(d);
-  d = sim_runner_doc("{\"mode\":\"measured\",\"points\":[]}");
+  d = util_jsonl_runner_doc("{\"mode\":\"measured\",\"points\":[]}");
   ck_assert(d && cJSON_IsTrue(cJSON_GetObjectItem(d, "complete")));
   cJSON_Delete(d);
   const char *bad[] = {"", "garbage\n", "{\"record\":\"point\"}\n", "{\"record\":\"header\"}\n{\"record\":\"header\"}\n",
                        "{\"record\":\"header\"}\n{\"record\":\"end\"}\n{\"record\":\"point\"}\n",
                        "{\"record\":\"header\"}\n{\"record\":\"result\"}\n"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    d = sim_runner_doc(bad[i]);
+    d = util_jsonl_runner_doc(bad[i]);
     ck_assert_msg(d == NULL, "case %zu read", i);
   }
 }

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "common/sa_error.h"
-#include "lib/hostfile.h"
-#include "lib/platform.h"
+#include "platform/hostfile.h"
+#include "platform/platform.h"
 #include "check_util.h"
 
 static char err[1024];
@@ -37,21 +37,21 @@ static char *write_file(const char *name, const char *text)
 
 START_TEST(bare_names_are_found_in_platforms)
 {
-  char *p = sim_platform_resolve("tencent16", "platforms", err, sizeof err);
+  char *p = plat_resolve("tencent16", "platforms", err, sizeof err);
   ck_assert_ptr_nonnull(p);
   ck_assert_str_eq(p, "platforms/tencent16.xml");
   free(p);
-  p = sim_platform_resolve("mn1.xml", "platforms", err, sizeof err);
+  p = plat_resolve("mn1.xml", "platforms", err, sizeof err);
   ck_assert_str_eq(p, "platforms/mn1.xml");
   free(p);
-  p = sim_platform_resolve("platforms/dgx1.xml", "elsewhere", err, sizeof err);
+  p = plat_resolve("platforms/dgx1.xml", "elsewhere", err, sizeof err);
   ck_assert_str_eq(p, "platforms/dgx1.xml");
   free(p);
-  ck_assert_ptr_null(sim_platform_resolve("nosuch", "platforms", err, sizeof err));
+  ck_assert_ptr_null(plat_resolve("nosuch", "platforms", err, sizeof err));
   ck_assert_ptr_nonnull(strstr(err, "unknown platform 'nosuch'"));
-  ck_assert_ptr_null(sim_platform_resolve("./nosuch.xml", "platforms", err, sizeof err));
+  ck_assert_ptr_null(plat_resolve("./nosuch.xml", "platforms", err, sizeof err));
   ck_assert_ptr_nonnull(strstr(err, "no such file"));
-  ck_assert_ptr_null(sim_platform_resolve("", "platforms", err, sizeof err));
+  ck_assert_ptr_null(plat_resolve("", "platforms", err, sizeof err));
 }
 END_TEST
 
@@ -62,9 +62,9 @@ START_TEST(shipped_platforms_have_their_shapes)
     int nodes, gpus;
   } want[] = {{"tencent16", 16, 8}, {"mn1", 128, 8}, {"baidu40", 5, 8}, {"dgx1", 1, 8}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-    char *path = sim_platform_resolve(want[i].name, "platforms", err, sizeof err);
-    sim_platform pf;
-    ck_assert_msg(sim_platform_load(path, &pf, err, sizeof err) == 0, "%s: %s", want[i].name, err);
+    char *path = plat_resolve(want[i].name, "platforms", err, sizeof err);
+    plat_file pf;
+    ck_assert_msg(plat_load(path, &pf, err, sizeof err) == 0, "%s: %s", want[i].name, err);
     ck_assert_str_eq(pf.name, want[i].name);
     ck_assert_int_eq(pf.nnodes, want[i].nodes);
     for (int n = 0; n < pf.nnodes; n++) {
@@ -76,7 +76,7 @@ START_TEST(shipped_platforms_have_their_shapes)
         ck_assert_int_eq(pf.hosts[pf.node_first[n] + g].node, n);
       }
     }
-    sim_platform_free(&pf);
+    plat_free(&pf);
     free(path);
   }
 }
@@ -85,37 +85,37 @@ END_TEST
 START_TEST(broken_files_are_reported_not_fatal)
 {
   make_tmp();
-  sim_platform pf;
+  plat_file pf;
   char *p = write_file("trunc.xml", "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"w\" routing=\"Full\">\n"
                                     "<host id=\"node0-gpu0\" speed=\"1f\"><prop id=\"node\" value=\"0\"/>\n");
-  ck_assert_int_eq(sim_platform_load(p, &pf, err, sizeof err), SA_EPARSE);
+  ck_assert_int_eq(plat_load(p, &pf, err, sizeof err), SA_EPARSE);
   ck_assert_msg(strstr(err, "malformed platform") != NULL, "%s", err);
   ck_assert(!strchr(err, '\n'));
-  sim_platform_free(&pf);
+  plat_free(&pf);
 
   p = write_file("garbage.xml", "this is not xml at all\n");
-  ck_assert_int_eq(sim_platform_load(p, &pf, err, sizeof err), SA_EPARSE);
+  ck_assert_int_eq(plat_load(p, &pf, err, sizeof err), SA_EPARSE);
   ck_assert_ptr_nonnull(strstr(err, "malformed platform"));
-  sim_platform_free(&pf);
+  plat_free(&pf);
 
   p = write_file("nonode.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                                "<platform version=\"4.1\"><zone id=\"w\" routing=\"Full\">\n"
                                "<host id=\"gpu0\" speed=\"1f\"/><host id=\"gpu1\" speed=\"1f\"/>\n"
                                "</zone></platform>\n");
-  ck_assert_int_eq(sim_platform_load(p, &pf, err, sizeof err), SA_EPARSE);
+  ck_assert_int_eq(plat_load(p, &pf, err, sizeof err), SA_EPARSE);
   ck_assert_msg(strstr(err, "'node' property") != NULL, "%s", err);
-  sim_platform_free(&pf);
+  plat_free(&pf);
   rm_tmp();
 }
 END_TEST
 
 /* A synthetic platform: nodes of the given sizes, hosts listed in a scrambled order. */
-static void fake_platform(sim_platform *pf, const int *sizes, int nnodes)
+static void fake_platform(plat_file *pf, const int *sizes, int nnodes)
 {
   int total = 0;
   for (int n = 0; n < nnodes; n++)
     total += sizes[n];
-  sim_host *h = calloc((size_t)total, sizeof *h);
+  plat_host *h = calloc((size_t)total, sizeof *h);
   int k = 0;
   for (int n = nnodes - 1; n >= 0; n--)
     for (int g = sizes[n] - 1; g >= 0; g--) {
@@ -127,25 +127,25 @@ static void fake_platform(sim_platform *pf, const int *sizes, int nnodes)
   memset(pf, 0, sizeof *pf);
   pf->path = strdup("fake.xml");
   pf->name = strdup("fake");
-  ck_assert_int_eq(sim_platform_group(pf, h, total, err, sizeof err), 0);
+  ck_assert_int_eq(plat_group(pf, h, total, err, sizeof err), 0);
 }
 
 START_TEST(layout_is_node_major)
 {
   int sizes[] = {12, 12, 12};
-  sim_platform pf;
+  plat_file pf;
   fake_platform(&pf, sizes, 3);
   int nodes = 2, rpn = 3;
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), 0);
+  ck_assert_int_eq(plat_layout(&pf, &nodes, &rpn, err, sizeof err), 0);
   /* gpu10 must sort after gpu9: numeric, not alphabetical */
   ck_assert_str_eq(pf.hosts[10].name, "node0-gpu10");
   const char *want[] = {"node0-gpu0", "node0-gpu1", "node0-gpu2", "node1-gpu0", "node1-gpu1", "node1-gpu2"};
   for (int i = 0; i < 6; i++)
-    ck_assert_str_eq(sim_layout_host(&pf, rpn, i), want[i]);
+    ck_assert_str_eq(plat_layout_host(&pf, rpn, i), want[i]);
   make_tmp();
   char path[128];
   snprintf(path, sizeof path, "%s/hostfile", tmp);
-  ck_assert_int_eq(sim_hostfile_write(&pf, nodes, rpn, path), 0);
+  ck_assert_int_eq(plat_hostfile_write(&pf, nodes, rpn, path), 0);
   FILE *f = fopen(path, "r");
   char line[64];
   for (int i = 0; i < 6; i++) {
@@ -157,32 +157,32 @@ START_TEST(layout_is_node_major)
   fclose(f);
   rm_tmp();
   nodes = 0, rpn = 0;
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), 0);
+  ck_assert_int_eq(plat_layout(&pf, &nodes, &rpn, err, sizeof err), 0);
   ck_assert(nodes == 3 && rpn == 12);
-  sim_platform_free(&pf);
+  plat_free(&pf);
 }
 END_TEST
 
 START_TEST(layout_errors)
 {
   int sizes[] = {8, 4, 8};
-  sim_platform pf;
+  plat_file pf;
   fake_platform(&pf, sizes, 3);
   int nodes = 4, rpn = 0;
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), SA_EINVAL);
+  ck_assert_int_eq(plat_layout(&pf, &nodes, &rpn, err, sizeof err), SA_EINVAL);
   ck_assert_ptr_nonnull(strstr(err, "has only 3 nodes"));
   nodes = 0, rpn = 0;
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), SA_EINVAL);
+  ck_assert_int_eq(plat_layout(&pf, &nodes, &rpn, err, sizeof err), SA_EINVAL);
   ck_assert_ptr_nonnull(strstr(err, "give --ranks-per-node"));
   nodes = 0, rpn = 5;
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), SA_EINVAL);
+  ck_assert_int_eq(plat_layout(&pf, &nodes, &rpn, err, sizeof err), SA_EINVAL);
   ck_assert_ptr_nonnull(strstr(err, "as few as 4"));
   nodes = 0, rpn = 4;
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), 0);
+  ck_assert_int_eq(plat_layout(&pf, &nodes, &rpn, err, sizeof err), 0);
   nodes = 1, rpn = 0; /* only the first node: uniform */
-  ck_assert_int_eq(sim_layout(&pf, &nodes, &rpn, err, sizeof err), 0);
+  ck_assert_int_eq(plat_layout(&pf, &nodes, &rpn, err, sizeof err), 0);
   ck_assert_int_eq(rpn, 8);
-  sim_platform_free(&pf);
+  plat_free(&pf);
 }
 END_TEST
 

@@ -1,5 +1,5 @@
-/* check_platform_zone.c: a generated platform built from the shape it carries (calib/shape.h,
- * calib/platform_zone.cpp) is the platform its XML describes: every route's links in the
+/* check_platform_zone.c: a generated platform built from the shape it carries (topo/shape.h,
+ * topo/zone.cpp) is the platform its XML describes: every route's links in the
  * same order and the same latency to the last bit, on every node and fabric kind; the same
  * simulated times, to the last bit, for every algorithm; a file edited by hand is read as
  * SimGrid reads it; shape lines read back bit for bit and bad ones are not read. */
@@ -16,7 +16,7 @@
 #include <simgrid/zone.h>
 #include <xbt/dynar.h>
 
-#include "calib/shape.h"
+#include "topo/shape.h"
 #include "check_util.h"
 #include "cli_run.h"
 #include "common/sa_error.h"
@@ -78,7 +78,7 @@ static void dump_routes(const char *xml, int via_loader, int want_flat, const ch
     char *argv[] = {arg0, log, NULL};
     int argc = 2;
     loader_path(so, sizeof so);
-    setenv(CAL_SHAPE_FILE_ENV, xml, 1);
+    setenv(TOPO_SHAPE_FILE_ENV, xml, 1);
     simgrid_init(&argc, argv);
     simgrid_load_platform(via_loader ? so : xml);
     if (via_loader && (sg_zone_get_by_name("leaf0") == NULL) != want_flat)
@@ -231,7 +231,7 @@ END_TEST
 
 START_TEST(shape_reads_back_bit_for_bit)
 {
-  cal_topo t = {.node = CAL_NODE_PCIE,
+  topo_cluster t = {.node = TOPO_NODE_PCIE,
                 .nodes = 7,
                 .gpus = 8,
                 .gpu_bw = 1.0 / 3 * 1e11,
@@ -239,46 +239,46 @@ START_TEST(shape_reads_back_bit_for_bit)
                 .nics = 2,
                 .nic_bw = 50e9 * 0.982,
                 .nic_lat = 2e-6,
-                .fabric = CAL_FABRIC_FATTREE,
+                .fabric = TOPO_FABRIC_FATTREE,
                 .oversub = 3};
-  cal_topo_defaults(&t);
-  cal_platform_spec s = {.has_compute = 1,
+  topo_defaults(&t);
+  topo_platform_spec s = {.has_compute = 1,
                          .lat_factor = "0:1.5;65536:1",
                          .bw_factor = "0:0.25;1048576:0.9",
                          .recv_overhead = "0:1e-06",
                          .host_speed = 6.7e13};
   s.compute.reduce_bw = 926.301e9;
   s.compute.topk_b = 5.63489e-11;
-  char line[CAL_SHAPE_LINE], again[CAL_SHAPE_LINE];
-  ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), 0);
-  cal_shape back;
-  ck_assert_int_eq(cal_shape_parse(line, &back), 0);
-  ck_assert_int_eq(cal_shape_format(&back.topo, &back.spec, again, sizeof again), 0);
+  char line[TOPO_SHAPE_LINE], again[TOPO_SHAPE_LINE];
+  ck_assert_int_eq(topo_shape_format(&t, &s, line, sizeof line), 0);
+  topo_shape back;
+  ck_assert_int_eq(topo_shape_parse(line, &back), 0);
+  ck_assert_int_eq(topo_shape_format(&back.topo, &back.spec, again, sizeof again), 0);
   ck_assert_str_eq(line, again);
   ck_assert(memcmp(&back.topo, &t, sizeof t) == 0);
   ck_assert(back.spec.host_speed == s.host_speed && back.spec.compute.topk_b == s.compute.topk_b);
   ck_assert_str_eq(back.spec.bw_factor, s.bw_factor);
   ck_assert_str_eq(back.spec.recv_overhead, s.recv_overhead);
   /* a fit's ramp: 40 points of 25 characters, as simcalib fits them from nccl-tests logs */
-  char ramp[CAL_SHAPE_TEXT];
+  char ramp[TOPO_SHAPE_TEXT];
   size_t n = 0;
   for (int k = 0; k < 40; k++)
     n += (size_t)snprintf(ramp + n, sizeof ramp - n, "%s%ld:%.9g", k ? ";" : "", 64L << k >> 6, 1.0 / (k + 3));
   s.bw_factor = ramp;
-  ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), 0);
-  ck_assert_int_eq(cal_shape_parse(line, &back), 0);
+  ck_assert_int_eq(topo_shape_format(&t, &s, line, sizeof line), 0);
+  ck_assert_int_eq(topo_shape_parse(line, &back), 0);
   ck_assert_str_eq(back.spec.bw_factor, ramp);
   /* no overhead set: none read back */
   s.recv_overhead = NULL;
-  ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), 0);
-  ck_assert_int_eq(cal_shape_parse(line, &back), 0);
+  ck_assert_int_eq(topo_shape_format(&t, &s, line, sizeof line), 0);
+  ck_assert_int_eq(topo_shape_parse(line, &back), 0);
   ck_assert_ptr_null(back.spec.recv_overhead);
 }
 END_TEST
 
 START_TEST(bad_shapes_are_not_read)
 {
-  cal_topo t = {.node = CAL_NODE_NVSWITCH,
+  topo_cluster t = {.node = TOPO_NODE_NVSWITCH,
                 .nodes = 2,
                 .gpus = 8,
                 .gpu_bw = 450e9,
@@ -287,30 +287,30 @@ START_TEST(bad_shapes_are_not_read)
                 .nic_bw = 49.1e9,
                 .nic_lat = 2e-6,
                 .rails = 1,
-                .fabric = CAL_FABRIC_FATTREE};
-  cal_topo_defaults(&t);
-  cal_platform_spec s = {.host_speed = 1e12};
-  char line[CAL_SHAPE_LINE], bad[CAL_SHAPE_LINE + 64];
-  ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), 0);
-  cal_shape back;
+                .fabric = TOPO_FABRIC_FATTREE};
+  topo_defaults(&t);
+  topo_platform_spec s = {.host_speed = 1e12};
+  char line[TOPO_SHAPE_LINE], bad[TOPO_SHAPE_LINE + 64];
+  ck_assert_int_eq(topo_shape_format(&t, &s, line, sizeof line), 0);
+  topo_shape back;
   const char *cuts[] = {"", "v2", "v1 node=nvswitch", "v1 node=tpu fabric=switch"};
   for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
-    ck_assert_int_eq(cal_shape_parse(cuts[i], &back), SA_EPARSE);
+    ck_assert_int_eq(topo_shape_parse(cuts[i], &back), SA_EPARSE);
   snprintf(bad, sizeof bad, "%s extra=1", line);
-  ck_assert_int_eq(cal_shape_parse(bad, &back), SA_EPARSE);
+  ck_assert_int_eq(topo_shape_parse(bad, &back), SA_EPARSE);
   snprintf(bad, sizeof bad, "%.*s", (int)(strstr(line, " bw_factor") - line), line); /* cut short */
-  ck_assert_int_eq(cal_shape_parse(bad, &back), SA_EPARSE);
+  ck_assert_int_eq(topo_shape_parse(bad, &back), SA_EPARSE);
   snprintf(bad, sizeof bad, "%s", line);
   char *gpus = strstr(bad, "gpus=8");
   gpus[5] = 'x'; /* not a number */
-  ck_assert_int_eq(cal_shape_parse(bad, &back), SA_EPARSE);
+  ck_assert_int_eq(topo_shape_parse(bad, &back), SA_EPARSE);
   /* a setting that cannot be one word of the line: no line, and the file carries none */
   s.bw_factor = "0:1; 65536:0.9";
-  ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), SA_EINVAL);
+  ck_assert_int_eq(topo_shape_format(&t, &s, line, sizeof line), SA_EINVAL);
   s.bw_factor = "0:1\"";
-  ck_assert_int_eq(cal_shape_format(&t, &s, line, sizeof line), SA_EINVAL);
+  ck_assert_int_eq(topo_shape_format(&t, &s, line, sizeof line), SA_EINVAL);
   s.bw_factor = NULL;
-  ck_assert_int_eq(cal_shape_format(&t, &s, line, 40), SA_EINVAL); /* too short a buffer */
+  ck_assert_int_eq(topo_shape_format(&t, &s, line, 40), SA_EINVAL); /* too short a buffer */
 }
 END_TEST
 

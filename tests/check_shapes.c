@@ -2,11 +2,11 @@
  * reachable), the two-tree's complementarity, and the node chains. */
 #include <string.h>
 
-#include "algos/tree_shape.h"
+#include "topo/trees.h"
 #include "check_util.h"
 
 /* Checks that nodes[0..n) form one tree; returns its root. */
-static int assert_tree(const ar_tree_node *nodes, int n, int max_children)
+static int assert_tree(const topo_tree_node *nodes, int n, int max_children)
 {
   int root = -1;
   for (int i = 0; i < n; i++) {
@@ -15,7 +15,7 @@ static int assert_tree(const ar_tree_node *nodes, int n, int max_children)
       ck_assert_msg(root < 0, "n=%d: two roots %d and %d", n, root, i);
       root = i;
     } else {
-      const ar_tree_node *p = &nodes[nodes[i].parent];
+      const topo_tree_node *p = &nodes[nodes[i].parent];
       int found = 0;
       for (int c = 0; c < p->nchild; c++)
         found += p->child[c] == i;
@@ -40,10 +40,10 @@ static int assert_tree(const ar_tree_node *nodes, int n, int max_children)
 
 START_TEST(binary_trees_for_every_size)
 {
-  ar_tree_node nodes[1100];
+  topo_tree_node nodes[1100];
   for (int n = 1; n <= 1030; n++) {
     for (int i = 0; i < n; i++)
-      ar_shape_bintree(n, i, &nodes[i]);
+      topo_tree_bin(n, i, &nodes[i]);
     int root = assert_tree(nodes, n, 2);
     int pow2 = 1;
     while (pow2 * 2 <= n)
@@ -62,11 +62,11 @@ END_TEST
 
 START_TEST(two_trees_are_complementary)
 {
-  ar_tree_node a[300], b[300];
+  topo_tree_node a[300], b[300];
   for (int n = 1; n <= 257; n++) {
     for (int i = 0; i < n; i++) {
-      ar_shape_twotree(n, 0, i, &a[i]);
-      ar_shape_twotree(n, 1, i, &b[i]);
+      topo_tree_two(n, 0, i, &a[i]);
+      topo_tree_two(n, 1, i, &b[i]);
     }
     assert_tree(a, n, 2);
     assert_tree(b, n, 2);
@@ -83,11 +83,11 @@ START_TEST(node_chains_under_an_inter_node_tree)
   for (int nodes = 1; nodes <= 9; nodes++)
     for (int rpn = 1; rpn <= 8; rpn++)
       for (int last = 0; last < 2; last++) {
-        ar_tree_node inter[16], all[128];
+        topo_tree_node inter[16], all[128];
         for (int n = 0; n < nodes; n++)
-          ar_shape_twotree(nodes, last, n, &inter[n]);
+          topo_tree_two(nodes, last, n, &inter[n]);
         for (int r = 0; r < nodes * rpn; r++)
-          ar_shape_chain(nodes, rpn, last, inter, r, &all[r]);
+          topo_tree_chain(nodes, rpn, last, inter, r, &all[r]);
         assert_tree(all, nodes * rpn, 3);
         /* only heads cross nodes */
         for (int r = 0; r < nodes * rpn; r++)

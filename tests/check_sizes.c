@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "common/sa_error.h"
-#include "lib/sizes.h"
+#include "util/sizes.h"
 #include "check_util.h"
 
 static char err[256];
@@ -10,20 +10,20 @@ static char err[256];
 START_TEST(plain_and_suffixed_sizes)
 {
   uint64_t v;
-  ck_assert_int_eq(sim_parse_size("512", &v, err, sizeof err), 0);
+  ck_assert_int_eq(util_parse_size("512", &v, err, sizeof err), 0);
   ck_assert_uint_eq(v, 512);
-  ck_assert_int_eq(sim_parse_size("64K", &v, err, sizeof err), 0);
+  ck_assert_int_eq(util_parse_size("64K", &v, err, sizeof err), 0);
   ck_assert_uint_eq(v, 65536);
-  ck_assert_int_eq(sim_parse_size("100M", &v, err, sizeof err), 0);
+  ck_assert_int_eq(util_parse_size("100M", &v, err, sizeof err), 0);
   ck_assert_uint_eq(v, 104857600);
-  ck_assert_int_eq(sim_parse_size("1g", &v, err, sizeof err), 0);
+  ck_assert_int_eq(util_parse_size("1g", &v, err, sizeof err), 0);
   ck_assert_uint_eq(v, 1073741824);
-  ck_assert_int_eq(sim_parse_size("2G", &v, err, sizeof err), 0);
+  ck_assert_int_eq(util_parse_size("2G", &v, err, sizeof err), 0);
   ck_assert_uint_eq(v, (uint64_t)2 << 30);
-  ck_assert_int_eq(sim_parse_size("16G", &v, err, sizeof err), 0);
-  ck_assert_uint_eq(v, SIM_MAX_BYTES);
-  ck_assert_int_eq(sim_parse_size("16384M", &v, err, sizeof err), 0);
-  ck_assert_uint_eq(v, SIM_MAX_BYTES);
+  ck_assert_int_eq(util_parse_size("16G", &v, err, sizeof err), 0);
+  ck_assert_uint_eq(v, UTIL_MAX_BYTES);
+  ck_assert_int_eq(util_parse_size("16384M", &v, err, sizeof err), 0);
+  ck_assert_uint_eq(v, UTIL_MAX_BYTES);
 }
 END_TEST
 
@@ -33,7 +33,7 @@ START_TEST(bad_sizes_are_refused)
   uint64_t v = 7;
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     err[0] = '\0';
-    ck_assert_msg(sim_parse_size(bad[i], &v, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
+    ck_assert_msg(util_parse_size(bad[i], &v, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
     ck_assert_msg(err[0] != '\0', "no reason for '%s'", bad[i]);
     ck_assert_uint_eq(v, 7);
   }
@@ -44,15 +44,15 @@ START_TEST(sweeps)
 {
   uint64_t lo, hi;
   double f;
-  ck_assert_int_eq(sim_parse_sweep("1K:64M", &lo, &hi, &f, err, sizeof err), 0);
+  ck_assert_int_eq(util_parse_sweep("1K:64M", &lo, &hi, &f, err, sizeof err), 0);
   ck_assert_uint_eq(lo, 1024);
   ck_assert_uint_eq(hi, 64 << 20);
   ck_assert(f == 2.0);
-  ck_assert_int_eq(sim_parse_sweep("8:1G:1.02", &lo, &hi, &f, err, sizeof err), 0);
+  ck_assert_int_eq(util_parse_sweep("8:1G:1.02", &lo, &hi, &f, err, sizeof err), 0);
   ck_assert(f == 1.02);
   const char *bad[] = {"1K", "64M:1K", "1K:64M:1", "1K:64M:0.5", "1K:64M:x", "1K:", ":1K", "1K:2K:2:3"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    ck_assert_msg(sim_parse_sweep(bad[i], &lo, &hi, &f, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
+    ck_assert_msg(util_parse_sweep(bad[i], &lo, &hi, &f, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
 }
 END_TEST
 
@@ -60,43 +60,43 @@ START_TEST(lists)
 {
   uint64_t *v;
   /* ascending, repeats dropped, whatever order they came in */
-  ck_assert_int_eq(sim_parse_size_list("64M,8K,1M,8K", 4, &v, err, sizeof err), 3);
+  ck_assert_int_eq(util_parse_size_list("64M,8K,1M,8K", 4, &v, err, sizeof err), 3);
   ck_assert_uint_eq(v[0], 8192);
   ck_assert_uint_eq(v[1], 1 << 20);
   ck_assert_uint_eq(v[2], 64 << 20);
   free(v);
-  ck_assert_int_eq(sim_parse_size_list("6,2", 2, &v, err, sizeof err), 2);
+  ck_assert_int_eq(util_parse_size_list("6,2", 2, &v, err, sizeof err), 2);
   ck_assert_uint_eq(v[0], 2);
   free(v);
   const char *bad[] = {"1K", "1K,", ",1K", "1K,,2K", "1K,6", "1K,0", "1K,17G", "1K,x"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    ck_assert_msg(sim_parse_size_list(bad[i], 4, &v, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
+    ck_assert_msg(util_parse_size_list(bad[i], 4, &v, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
 }
 END_TEST
 
 START_TEST(sweep_expansion_rounds_to_elements)
 {
   uint64_t *v;
-  int n = sim_expand_sweep(1024, 65536, 4, 4, &v);
+  int n = util_expand_sweep(1024, 65536, 4, 4, &v);
   ck_assert_int_eq(n, 4);
   ck_assert_uint_eq(v[0], 1024);
   ck_assert_uint_eq(v[3], 65536);
   free(v);
   /* factor 3 from 4: 4, 12, 36, ... and MAX itself last, all multiples of 4 */
-  n = sim_expand_sweep(4, 1000, 3, 4, &v);
+  n = util_expand_sweep(4, 1000, 3, 4, &v);
   ck_assert_int_eq(n, 7);
   ck_assert_uint_eq(v[5], 972);
   ck_assert_uint_eq(v[6], 1000);
   free(v);
   /* a fine factor never repeats a size and never goes below one element */
-  n = sim_expand_sweep(1, 64, 1.02, 4, &v);
+  n = util_expand_sweep(1, 64, 1.02, 4, &v);
   ck_assert_uint_eq(v[0], 4);
   for (int i = 1; i < n; i++) {
     ck_assert_uint_gt(v[i], v[i - 1]);
     ck_assert_uint_eq(v[i] % 4, 0);
   }
   free(v);
-  n = sim_expand_sweep(8, 1 << 30, 1.02, 4, &v);
+  n = util_expand_sweep(8, 1 << 30, 1.02, 4, &v);
   ck_assert_int_gt(n, 800);
   ck_assert_uint_eq(v[n - 1], 1 << 30);
   free(v);
@@ -106,13 +106,13 @@ END_TEST
 START_TEST(formatting)
 {
   char b[32];
-  sim_format_size(64 << 20, b, sizeof b);
+  util_format_size(64 << 20, b, sizeof b);
   ck_assert_str_eq(b, "64M");
-  sim_format_size(1536, b, sizeof b);
+  util_format_size(1536, b, sizeof b);
   ck_assert_str_eq(b, "1536");
-  sim_format_size(3 << 10, b, sizeof b);
+  util_format_size(3 << 10, b, sizeof b);
   ck_assert_str_eq(b, "3K");
-  sim_format_size(40, b, sizeof b);
+  util_format_size(40, b, sizeof b);
   ck_assert_str_eq(b, "40");
 }
 END_TEST

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "common/sa_error.h"
-#include "runner/sparse_ref.h"
-#include "algos/topk_select.h"
+#include "kernels/sparse_ref.h"
+#include "kernels/topk_select.h"
 #include "check_util.h"
 
 /* Gradient-like data: normal values, all magnitudes distinct. */
@@ -39,7 +39,7 @@ START_TEST(mstopk_returns_exactly_k_and_keeps_all_above_threshold)
       float *x = gradient(d, 7 + a);
       uint32_t *idx = malloc(d * sizeof *idx);
       double t1;
-      size_t n = ar_mstopk(x, d, AR_FP32, k, AR_MSTOPK_SAMPLINGS, 42, idx, &t1);
+      size_t n = kn_mstopk(x, d, KN_FP32, k, KN_MSTOPK_SAMPLINGS, 42, idx, &t1);
       ck_assert_uint_eq(n, k);
       char *seen = calloc(d, 1);
       for (size_t i = 0; i < n; i++) {
@@ -62,8 +62,8 @@ START_TEST(mstopk_matches_exact_on_distinct_magnitudes)
   size_t d = 100000, k = 1000;
   float *x = gradient(d, 3);
   uint32_t *a = malloc(k * sizeof *a), *b = malloc(k * sizeof *b);
-  ck_assert_uint_eq(ar_mstopk(x, d, AR_FP32, k, AR_MSTOPK_SAMPLINGS, 1, a, NULL), k);
-  ck_assert_uint_eq(ar_topk_exact(x, d, AR_FP32, k, b), k);
+  ck_assert_uint_eq(kn_mstopk(x, d, KN_FP32, k, KN_MSTOPK_SAMPLINGS, 1, a, NULL), k);
+  ck_assert_uint_eq(kn_topk_exact(x, d, KN_FP32, k, b), k);
   /* both in ascending index order when MSTopK needs no band */
   for (size_t i = 0; i < k; i++)
     ck_assert_uint_eq(a[i], b[i]);
@@ -83,7 +83,7 @@ START_TEST(exact_topk_against_a_full_sort)
   size_t ks[] = {1, 2, 17, 2500, 4999, 5000};
   uint32_t *idx = malloc(d * sizeof *idx);
   for (size_t j = 0; j < 6; j++) {
-    ck_assert_uint_eq(ar_topk_exact(x, d, AR_FP32, ks[j], idx), ks[j]);
+    ck_assert_uint_eq(kn_topk_exact(x, d, KN_FP32, ks[j], idx), ks[j]);
     for (size_t i = 0; i < ks[j]; i++) {
       ck_assert(fabsf(x[idx[i]]) >= s[ks[j] - 1]);
       if (i)
@@ -103,16 +103,16 @@ START_TEST(ties_and_degenerate_inputs)
   for (int i = 0; i < 64; i++)
     same[i] = i % 2 ? -3.0f : 3.0f;
   uint32_t idx[64];
-  ck_assert_uint_eq(ar_mstopk(same, 64, AR_FP32, 5, 30, 9, idx, NULL), 5);
-  ck_assert_uint_eq(ar_topk_exact(same, 64, AR_FP32, 5, idx), 5);
+  ck_assert_uint_eq(kn_mstopk(same, 64, KN_FP32, 5, 30, 9, idx, NULL), 5);
+  ck_assert_uint_eq(kn_topk_exact(same, 64, KN_FP32, 5, idx), 5);
   ck_assert_uint_eq(idx[4], 4); /* ties go to the lower index */
   /* zeros */
   float zero[16] = {0};
-  ck_assert_uint_eq(ar_mstopk(zero, 16, AR_FP32, 3, 30, 9, idx, NULL), 3);
+  ck_assert_uint_eq(kn_mstopk(zero, 16, KN_FP32, 3, 30, 9, idx, NULL), 3);
   /* k = 0 and k > d */
-  ck_assert_uint_eq(ar_mstopk(same, 64, AR_FP32, 0, 30, 9, idx, NULL), 0);
-  ck_assert_uint_eq(ar_topk_exact(same, 8, AR_FP32, 100, idx), 8);
-  ck_assert_uint_eq(ar_mstopk(same, 8, AR_FP32, 100, 30, 9, idx, NULL), 8);
+  ck_assert_uint_eq(kn_mstopk(same, 64, KN_FP32, 0, 30, 9, idx, NULL), 0);
+  ck_assert_uint_eq(kn_topk_exact(same, 8, KN_FP32, 100, idx), 8);
+  ck_assert_uint_eq(kn_mstopk(same, 8, KN_FP32, 100, 30, 9, idx, NULL), 8);
 }
 END_TEST
 
@@ -120,12 +120,12 @@ START_TEST(fp16_input)
 {
   uint16_t h[1000];
   for (int i = 0; i < 1000; i++)
-    ar_set(h, (size_t)i, AR_FP16, (i % 2 ? -1 : 1) * (double)((i * 37) % 1000) / 8.0);
+    kn_set(h, (size_t)i, KN_FP16, (i % 2 ? -1 : 1) * (double)((i * 37) % 1000) / 8.0);
   uint32_t a[10], b[10];
-  ck_assert_uint_eq(ar_topk_exact(h, 1000, AR_FP16, 10, b), 10);
-  ck_assert_uint_eq(ar_mstopk(h, 1000, AR_FP16, 10, 30, 5, a, NULL), 10);
+  ck_assert_uint_eq(kn_topk_exact(h, 1000, KN_FP16, 10, b), 10);
+  ck_assert_uint_eq(kn_mstopk(h, 1000, KN_FP16, 10, 30, 5, a, NULL), 10);
   for (int i = 0; i < 10; i++) {
-    ck_assert(fabs(ar_get(h, b[i], AR_FP16)) >= 990.0 / 8);
+    ck_assert(fabs(kn_get(h, b[i], KN_FP16)) >= 990.0 / 8);
     ck_assert_uint_eq(a[i], b[i]);
   }
 }
@@ -138,8 +138,8 @@ START_TEST(seeded_band_choice_is_reproducible)
   for (int i = 0; i < 200; i++)
     x[i] = i < 10 ? 5.0f : 1.0f;
   uint32_t a[50], b[50];
-  ck_assert_uint_eq(ar_mstopk(x, 200, AR_FP32, 50, 30, 1234, a, NULL), 50);
-  ck_assert_uint_eq(ar_mstopk(x, 200, AR_FP32, 50, 30, 1234, b, NULL), 50);
+  ck_assert_uint_eq(kn_mstopk(x, 200, KN_FP32, 50, 30, 1234, a, NULL), 50);
+  ck_assert_uint_eq(kn_mstopk(x, 200, KN_FP32, 50, 30, 1234, b, NULL), 50);
   ck_assert(memcmp(a, b, sizeof a) == 0);
   for (int i = 0; i < 10; i++)
     ck_assert_uint_eq(a[i], (uint32_t)i); /* the ten large ones first */
@@ -153,42 +153,42 @@ START_TEST(sparse_references)
   int shapes[][2] = {{1, 1}, {3, 1}, {2, 8}, {3, 3}};
   for (int s = 0; s < 4; s++)
     for (int d = 0; d < 2; d++) {
-      ar_dtype dt = d ? AR_FP16 : AR_FP32;
+      kn_dtype dt = d ? KN_FP16 : KN_FP32;
       int ranks = shapes[s][0] * shapes[s][1];
-      ar_pattern pat;
-      ar_pattern_init(&pat, ranks, dt);
+      kn_pattern pat;
+      kn_pattern_init(&pat, ranks, dt);
       size_t count = 1001;
       uint16_t ref[1001 * 2];
       for (int a = 0; a < 2; a++) {
         const char *algo = a ? "hitopk" : "topk";
-        ck_assert_int_eq(ar_sparse_reference(algo, &pat, ranks, shapes[s][1], count, dt, 1.0, ref), 0);
-        ck_assert(ar_pattern_max_err(&pat, ref, count, dt) == 0);
-        ck_assert(ar_sparse_rel_err(&pat, ref, count, dt) == 0);
+        ck_assert_int_eq(kn_sparse_reference(algo, &pat, ranks, shapes[s][1], count, dt, 1.0, ref), 0);
+        ck_assert(kn_pattern_max_err(&pat, ref, count, dt) == 0);
+        ck_assert(kn_sparse_rel_err(&pat, ref, count, dt) == 0);
         /* at 1% a few elements per selection are kept, the rest is zero */
-        ck_assert_int_eq(ar_sparse_reference(algo, &pat, ranks, shapes[s][1], count, dt, 0.01, ref), 0);
+        ck_assert_int_eq(kn_sparse_reference(algo, &pat, ranks, shapes[s][1], count, dt, 0.01, ref), 0);
         size_t nonzero = 0;
         for (size_t i = 0; i < count; i++)
-          nonzero += ar_get(ref, i, dt) != 0;
-        size_t most = a ? (size_t)(ranks / shapes[s][1]) * (size_t)shapes[s][1] * ar_topk_k(count / (size_t)shapes[s][1] + 1, 0.01)
-                        : (size_t)ranks * ar_topk_k(count, 0.01);
+          nonzero += kn_get(ref, i, dt) != 0;
+        size_t most = a ? (size_t)(ranks / shapes[s][1]) * (size_t)shapes[s][1] * kn_topk_k(count / (size_t)shapes[s][1] + 1, 0.01)
+                        : (size_t)ranks * kn_topk_k(count, 0.01);
         ck_assert_uint_gt(nonzero, 0);
         ck_assert_uint_le(nonzero, most);
-        ck_assert(ar_sparse_rel_err(&pat, ref, count, dt) > 0);
+        ck_assert(kn_sparse_rel_err(&pat, ref, count, dt) > 0);
       }
     }
-  ck_assert_int_eq(ar_sparse_reference("ring", NULL, 1, 1, 0, AR_FP32, 1.0, NULL), SA_EINVAL);
+  ck_assert_int_eq(kn_sparse_reference("ring", NULL, 1, 1, 0, KN_FP32, 1.0, NULL), SA_EINVAL);
 }
 END_TEST
 
 START_TEST(k_rule)
 {
-  ck_assert_uint_eq(ar_topk_k(0, 0.01), 0);
-  ck_assert_uint_eq(ar_topk_k(10, 0.01), 1);
-  ck_assert_uint_eq(ar_topk_k(1000, 0.01), 10);
-  ck_assert_uint_eq(ar_topk_k(1049, 0.01), 10);
-  ck_assert_uint_eq(ar_topk_k(1050, 0.01), 11);
-  ck_assert_uint_eq(ar_topk_k(7, 1.0), 7);
-  ck_assert(ar_topk_seed(0, 1) != ar_topk_seed(1, 0));
+  ck_assert_uint_eq(kn_topk_k(0, 0.01), 0);
+  ck_assert_uint_eq(kn_topk_k(10, 0.01), 1);
+  ck_assert_uint_eq(kn_topk_k(1000, 0.01), 10);
+  ck_assert_uint_eq(kn_topk_k(1049, 0.01), 10);
+  ck_assert_uint_eq(kn_topk_k(1050, 0.01), 11);
+  ck_assert_uint_eq(kn_topk_k(7, 1.0), 7);
+  ck_assert(kn_topk_seed(0, 1) != kn_topk_seed(1, 0));
 }
 END_TEST
 

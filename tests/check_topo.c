@@ -1,18 +1,18 @@
 /* check_topo.c: the node and fabric kinds simcalib draws: the routes SimGrid finds in the
  * generated files are the ones the topology means (NVSwitch, PCIe switches, the DGX-1 mesh,
  * rails, a fat-tree's oversubscribed uplinks), the cost models' description made without
- * SimGrid (calib/topo_net.c) is the same network, the shipped HGX H100 file is what the
+ * SimGrid (topo/routes.c) is the same network, the shipped HGX H100 file is what the
  * generator writes, and every dense algorithm verifies on a 4 x 8 rail-optimized cluster. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib/platform_base.h"
-#include "calib/presets.h"
-#include "calib/topo_net.h"
+#include "fit/platform_base.h"
+#include "topo/presets.h"
+#include "topo/routes.h"
 #include "common/sa_error.h"
-#include "lib/platform.h"
+#include "platform/platform.h"
 #include "check_util.h"
 #include "cli_run.h"
 
@@ -21,16 +21,16 @@ static void setup(void) { ck_assert_int_eq(cli_tmpdir(dir, "check_topo"), 0); }
 static void teardown(void) { cli_rmtree(dir); }
 
 /* Writes t as a platform file and loads it as the driver does, routes probed. */
-static void load(const cal_topo *t, const char *name, sim_platform *pf)
+static void load(const topo_cluster *t, const char *name, plat_file *pf)
 {
   char path[256], err[512];
   snprintf(path, sizeof path, "%s/%s.xml", dir, name);
   FILE *f = fopen(path, "w");
   ck_assert_ptr_nonnull(f);
-  cal_platform_spec s = {.name = name, .notes = "     a test"};
-  ck_assert_int_eq(cal_platform_xml(f, t, &s), 0);
+  topo_platform_spec s = {.name = name, .notes = "     a test"};
+  ck_assert_int_eq(topo_platform_xml(f, t, &s), 0);
   fclose(f);
-  ck_assert_msg(sim_platform_load_ex(path, SIM_LOAD_NET, 0, 0, pf, err, sizeof err) == 0, "%s: %s", name, err);
+  ck_assert_msg(plat_load_ex(path, PLAT_LOAD_NET, 0, 0, pf, err, sizeof err) == 0, "%s: %s", name, err);
   ck_assert_int_eq(pf->nnodes, t->nodes);
   ck_assert_int_eq(pf->node_size[0], t->gpus);
 }
@@ -86,14 +86,14 @@ static sig *signatures(const cost_net *net)
   return s;
 }
 
-/* SimGrid's network of the file and the one topo_net.c makes are the same: every route's
+/* SimGrid's network of the file and the one routes.c makes are the same: every route's
  * latency and bandwidth, and the same links, each crossed by the same routes. */
-static void same_network(const cal_topo *t, const char *name)
+static void same_network(const topo_cluster *t, const char *name)
 {
-  sim_platform pf;
-  cal_tnet tn;
+  plat_file pf;
+  topo_tnet tn;
   load(t, name, &pf);
-  ck_assert_int_eq(cal_tnet_build(t, NULL, &tn), 0);
+  ck_assert_int_eq(topo_tnet_build(t, NULL, &tn), 0);
   const cost_net *a = &pf.net, *b = &tn.net;
   ck_assert_msg(a->nlinks == b->nlinks, "%s: SimGrid %d links, topo %d", name, a->nlinks, b->nlinks);
   const cost_route *ta[NTABLES], *tb[NTABLES];
@@ -117,38 +117,38 @@ static void same_network(const cal_topo *t, const char *name)
                   sa[l].n, sa[l].route[0], sa[l].bw, sa[l].lat, sb[l].n, sb[l].route[0], sb[l].bw, sb[l].lat);
   free(sa);
   free(sb);
-  cal_tnet_free(&tn);
-  sim_platform_free(&pf);
+  topo_tnet_free(&tn);
+  plat_free(&pf);
 }
 
-static cal_topo rails(int nodes, double oversub)
+static topo_cluster rails(int nodes, double oversub)
 {
-  cal_topo t = {.node = CAL_NODE_NVSWITCH, .nodes = nodes, .gpus = 8, .gpu_bw = 450e9, .gpu_lat = 1e-6, .nics = 8,
-                .nic_bw = 50e9, .nic_lat = 2e-6, .rails = 1, .fabric = CAL_FABRIC_FATTREE, .oversub = oversub};
-  cal_topo_defaults(&t);
+  topo_cluster t = {.node = TOPO_NODE_NVSWITCH, .nodes = nodes, .gpus = 8, .gpu_bw = 450e9, .gpu_lat = 1e-6, .nics = 8,
+                .nic_bw = 50e9, .nic_lat = 2e-6, .rails = 1, .fabric = TOPO_FABRIC_FATTREE, .oversub = oversub};
+  topo_defaults(&t);
   return t;
 }
 
 START_TEST(models_see_the_network_simgrid_routes)
 {
-  cal_topo t = rails(3, 2);
+  topo_cluster t = rails(3, 2);
   same_network(&t, "rails3");
   t = rails(2, 1);
   same_network(&t, "rails2");
   t = rails(5, 2);
   t.nodes_per_leaf = 2; /* each rail's leaf in units of 2, 2 and 1 nodes */
   same_network(&t, "rails5units");
-  cal_topo pcie = {.node = CAL_NODE_PCIE, .nodes = 3, .gpus = 8, .gpu_bw = 26e9, .gpu_lat = 1e-6, .nics = 2,
-                   .nic_bw = 25e9, .nic_lat = 2e-6, .fabric = CAL_FABRIC_FATTREE, .nodes_per_leaf = 2, .oversub = 3};
-  cal_topo_defaults(&pcie);
+  topo_cluster pcie = {.node = TOPO_NODE_PCIE, .nodes = 3, .gpus = 8, .gpu_bw = 26e9, .gpu_lat = 1e-6, .nics = 2,
+                   .nic_bw = 25e9, .nic_lat = 2e-6, .fabric = TOPO_FABRIC_FATTREE, .nodes_per_leaf = 2, .oversub = 3};
+  topo_defaults(&pcie);
   same_network(&pcie, "pcie");
-  cal_topo dgx1 = {.node = CAL_NODE_DGX1, .nodes = 2, .gpus = 8, .gpu_bw = 25e9, .gpu_lat = 2e-6, .nics = 4,
+  topo_cluster dgx1 = {.node = TOPO_NODE_DGX1, .nodes = 2, .gpus = 8, .gpu_bw = 25e9, .gpu_lat = 2e-6, .nics = 4,
                    .nic_bw = 12.5e9, .nic_lat = 2e-6};
-  cal_topo_defaults(&dgx1);
+  topo_defaults(&dgx1);
   same_network(&dgx1, "dgx1");
-  cal_topo one = {.node = CAL_NODE_CLUSTER, .nodes = 1, .gpus = 5, .gpu_bw = 150e9, .gpu_lat = 1e-6, .nics = 1,
+  topo_cluster one = {.node = TOPO_NODE_CLUSTER, .nodes = 1, .gpus = 5, .gpu_bw = 150e9, .gpu_lat = 1e-6, .nics = 1,
                   .nic_bw = 3e9, .nic_lat = 6e-6};
-  cal_topo_defaults(&one);
+  topo_defaults(&one);
   same_network(&one, "cluster1");
 }
 END_TEST
@@ -158,8 +158,8 @@ END_TEST
  * carrying its leaf's NICs (one per node) over the oversubscription, here the narrowest. */
 START_TEST(rails_and_the_fat_tree_show_in_the_routes)
 {
-  cal_topo t = rails(4, 8);
-  sim_platform pf;
+  topo_cluster t = rails(4, 8);
+  plat_file pf;
   load(&t, "r4", &pf);
   const cost_net *n = &pf.net;
   int g = 8;
@@ -173,7 +173,7 @@ START_TEST(rails_and_the_fat_tree_show_in_the_routes)
   ck_assert_int_eq(cross->n, 4);
   ck_assert_double_eq_tol(cross->lat, 4e-6 + 2 * 0.3e-6, 1e-12);
   ck_assert_double_eq_tol(cross->bw, 4 * 50e9 / 8, 1); /* a leaf's uplink: 4 nodes' NICs over 8:1 */
-  sim_platform_free(&pf);
+  plat_free(&pf);
 }
 END_TEST
 
@@ -182,11 +182,11 @@ END_TEST
  * route's latency and narrowest rate are the one-switch leaf's. */
 START_TEST(rail_units_delay_and_limit_as_one_switch)
 {
-  cal_topo t = rails(5, 1);
+  topo_cluster t = rails(5, 1);
   t.nodes_per_leaf = 2;
-  ck_assert_int_eq(cal_topo_units(&t), 3);
-  ck_assert_int_eq(cal_topo_unit_of(&t, 4), 2);
-  sim_platform pf;
+  ck_assert_int_eq(topo_units(&t), 3);
+  ck_assert_int_eq(topo_unit_of(&t, 4), 2);
+  plat_file pf;
   load(&t, "u5", &pf);
   const cost_net *n = &pf.net;
   int g = 8;
@@ -198,7 +198,7 @@ START_TEST(rail_units_delay_and_limit_as_one_switch)
   ck_assert_double_eq_tol(units->bw, 50e9, 1);
   ck_assert_int_eq(cross->n, 6);
   ck_assert_double_eq_tol(cross->lat, 4e-6 + 2 * 0.3e-6, 1e-12);
-  sim_platform_free(&pf);
+  plat_free(&pf);
 }
 END_TEST
 
@@ -219,8 +219,8 @@ END_TEST
  * measurement's file (experiments/gpu/): one number written twice must not drift. */
 START_TEST(measured_preset_compute_is_the_fit_of_its_file)
 {
-  const cal_preset *p = cal_preset_find("hgx-h100");
-  const char *file = cal_preset_measured(p);
+  const topo_preset *p = topo_preset_find("hgx-h100");
+  const char *file = topo_preset_measured(p);
   ck_assert_ptr_nonnull(file);
   char out[256];
   snprintf(out, sizeof out, "%s/h100-calib.json", dir);
@@ -231,7 +231,7 @@ START_TEST(measured_preset_compute_is_the_fit_of_its_file)
   const cJSON *fitted = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "compute"), "platform");
   ck_assert_ptr_nonnull(fitted);
   sa_compute c;
-  cal_preset_compute(p, &c);
+  topo_preset_compute(p, &c);
   for (int i = 0; i < SA_COMPUTE_N; i++) {
     if (!sa_compute_written(&c, i)) { /* none (NCCL's own): left out of the fit too */
       ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(fitted, sa_compute_name(i)));

@@ -10,7 +10,7 @@
 
 #include "check_util.h"
 #include "cli_run.h"
-#include "runner/rank_list.h"
+#include "util/rank_list.h"
 #include "sim/trace.h"
 
 static const cJSON *field(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
@@ -305,8 +305,8 @@ START_TEST(trace_cap_leaves_out_whole_ranks)
   }
   write_file(tdir, "links.txt",
              "window 0 0x0p+0 0x1p-10\nlink 0x1p+30 0x0p+0 0x1p-11 2 a \"quoted\" link\nbins 0x1p+8 0x0p+0\n");
-  sim_platform pf = {0};
-  sim_host hosts[4] = {{"n0-g0", 0, 0}, {"n0-g1", 0, 1}, {"n1-g0", 1, 0}, {"n1-g1", 1, 1}};
+  plat_file pf = {0};
+  plat_host hosts[4] = {{"n0-g0", 0, 0}, {"n0-g1", 0, 1}, {"n1-g0", 1, 0}, {"n1-g1", 1, 1}};
   int first[2] = {0, 2}, size[2] = {2, 2};
   pf.hosts = hosts;
   pf.nhosts = 4;
@@ -337,13 +337,13 @@ END_TEST
 START_TEST(rank_lists)
 {
   char err[256];
-  ck_assert(rank_list_check("0-7,64,120-127", 128, err, sizeof err) == 0);
+  ck_assert(util_rank_list_check("0-7,64,120-127", 128, err, sizeof err) == 0);
   const char *bad[] = {"", "8-7", "1,", ",1", "1--2", "a", "1-", "-1", "128", "0-128", "1 2"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    ck_assert_msg(rank_list_check(bad[i], 128, err, sizeof err) != 0, "'%s' accepted", bad[i]);
-  ck_assert(rank_list_has("0-7,64", 0) && rank_list_has("0-7,64", 7) && rank_list_has("0-7,64", 64));
-  ck_assert(!rank_list_has("0-7,64", 8) && !rank_list_has("0-7,64", 63) && !rank_list_has("3", 4));
-  ck_assert(rank_list_has(NULL, 12345));
+    ck_assert_msg(util_rank_list_check(bad[i], 128, err, sizeof err) != 0, "'%s' accepted", bad[i]);
+  ck_assert(util_rank_list_has("0-7,64", 0) && util_rank_list_has("0-7,64", 7) && util_rank_list_has("0-7,64", 64));
+  ck_assert(!util_rank_list_has("0-7,64", 8) && !util_rank_list_has("0-7,64", 63) && !util_rank_list_has("3", 4));
+  ck_assert(util_rank_list_has(NULL, 12345));
 }
 END_TEST
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_platform_cache.sh: a big platform's load is kept (lib/platform_cache.c) and read back
+# test_platform_cache.sh: a big platform's load is kept (platform/platform_cache.c) and read back
 # to the same results; a changed file is a new entry, a damaged entry is loaded afresh, and
 # small platforms are never kept. Prints "100%: Checks: N, Failures: 0" like the Check tests.
 BIN=${SIMALLREDUCE_BIN:-bin/simallreduce}

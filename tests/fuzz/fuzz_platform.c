@@ -1,6 +1,6 @@
 /* fuzz_platform.c: platform lookup by name, and the host and network lines the loader's
  * child prints (parsed in the parent, so never trusted). */
-#include "lib/platform.h"
+#include "platform/platform.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -9,15 +9,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (!s)
     return 0;
   if (size < 256) {
-    char *path = sim_platform_resolve(s, "platforms", err, sizeof err);
+    char *path = plat_resolve(s, "platforms", err, sizeof err);
     free(path);
   }
-  sim_platform pf;
+  plat_file pf;
   memset(&pf, 0, sizeof pf);
-  if (sim_platform_parse_hosts(s, &pf, err, sizeof err) == 0)
-    sim_platform_net_parse(s, &pf, err, sizeof err);
-  sim_platform_free(&pf);
-  sim_platform_reason(s, err, sizeof err);
+  if (plat_parse_hosts(s, &pf, err, sizeof err) == 0)
+    plat_net_parse(s, &pf, err, sizeof err);
+  plat_free(&pf);
+  plat_reason(s, err, sizeof err);
   free(s);
   return 0;
 }

@@ -1,7 +1,7 @@
 /* fuzz_sizes.c: size and sweep parsing (--size, --sizes, --segment). */
 #include <math.h>
 
-#include "lib/sizes.h"
+#include "util/sizes.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -11,15 +11,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
   uint64_t v, lo, hi;
   double f;
-  if (sim_parse_size(s, &v, err, sizeof err) == 0 && (v == 0 || v > SIM_MAX_BYTES))
+  if (util_parse_size(s, &v, err, sizeof err) == 0 && (v == 0 || v > UTIL_MAX_BYTES))
     abort(); /* accepted a size it promises to refuse */
-  if (sim_parse_sweep(s, &lo, &hi, &f, err, sizeof err) == 0) {
+  if (util_parse_sweep(s, &lo, &hi, &f, err, sizeof err) == 0) {
     if (lo > hi || !(f > 1))
       abort();
     /* expand only sweeps of a sane length: a factor of 1.0000001 over 2G is millions */
     if (log((double)hi / (double)lo) / log(f) < 20000) {
       uint64_t *sizes;
-      int n = sim_expand_sweep(lo, hi, f, 4, &sizes);
+      int n = util_expand_sweep(lo, hi, f, 4, &sizes);
       for (int i = 1; i < n; i++)
         if (sizes[i] <= sizes[i - 1] || sizes[i] % 4)
           abort();
@@ -27,12 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(sizes);
     }
     char buf[32];
-    sim_format_size(lo, buf, sizeof buf);
+    util_format_size(lo, buf, sizeof buf);
   }
   uint64_t *list;
-  int n = sim_parse_size_list(s, 4, &list, err, sizeof err);
+  int n = util_parse_size_list(s, 4, &list, err, sizeof err);
   for (int i = 1; i < n; i++)
-    if (list[i] <= list[i - 1] || list[i] % 4 || list[i] > SIM_MAX_BYTES)
+    if (list[i] <= list[i - 1] || list[i] % 4 || list[i] > UTIL_MAX_BYTES)
       abort();
   if (n > 0)
     free(list);

@@ -1,0 +1,96 @@
+/* clusterfit.h: fitting a cluster's node and fabric to measured allreduce times (nccl-tests,
+ * OSU, the runner's own measured runs): the rates and latencies of its links and a bandwidth
+ * ramp with message size, such that the cost model of an algorithm (the closed form of
+ * models/, which the simulation follows within a fraction of a percent on these shapes) at
+ * each run's shape gives the measured times. GSL nonlinear least squares on relative error.
+ *
+ * What is fitted: the GPU link's rate and latency (a node's GPUs), the NIC's rate and
+ * latency (between nodes), and the ramp: a message of s bytes moves at e(s) of a link's rate,
+ * e(s) = 1 / (1 + (h / s)^g), a half-rate size h and a steepness g (pipelining, protocols and
+ * channels that NCCL ramps up with size), along which the latency grows from that of the
+ * small messages to latx times it (fitted where the runs hold sizes of 64 KiB or less). SMPI applies it as piecewise smpi/bw-factor, one
+ * piece per power of two (COST_MAX_PIECES), and the models with it, so that the platform
+ * written from a fit is exactly what was fitted. A single-node run fits the GPU link and
+ * the ramp, a multi-node one the NIC and the ramp (the GPU link too unless a single-node run
+ * is fitted with it). NCCL's algorithms (nccl, nccl-ring, nccl-tree) move their data in the
+ * slices of their protocols, whose sizes the ramp would stand for: fitted to them, the links
+ * move at their rates (no ramp) and the fit takes instead what each protocol costs: the time
+ * a collective takes to start and the rates a GPU writes LL, LL128 and Simple lines at. */
+#ifndef FIT_CLUSTERFIT_H
+#define FIT_CLUSTERFIT_H
+
+#include <stddef.h>
+
+#include "common/compute.h"
+#include "models/cost_factor.h"
+#include "topo/cluster.h"
+
+typedef struct {
+  double bytes;      /* per rank */
+  double measured_s; /* the time of one allreduce */
+  int used;          /* 1: in the fit; 0: held out (--holdout) or below --min-bytes */
+  int outlier;       /* left out of the fit after a first one: far off while the others are not */
+  double model_s;    /* the fitted model's time */
+  int proto;         /* NCCL's algorithms: the protocol NCCL runs at that size; else -1 */
+} fit_cpoint;
+
+/* One measured run: its shape and points. */
+typedef struct {
+  char label[160]; /* LOG:run, for reports */
+  int nodes, gpus, elem;
+  fit_cpoint *pt;
+  int n;
+} fit_crun;
+
+/* The fitted parameters: the links' rates and latencies, the ramp, and for NCCL's algorithms
+ * what its protocols take on the GPU (the compute properties launch_lat, ll_bw, ll128_bw and
+ * simple_bw: how long a collective takes to start, the rate a GPU writes each protocol's
+ * lines at; common/compute.h). */
+enum {
+  FIT_P_GPU_BW, FIT_P_GPU_LAT, FIT_P_NIC_BW, FIT_P_NIC_LAT, FIT_P_HALF, FIT_P_STEEP, FIT_P_LATX,
+  FIT_P_LAUNCH, FIT_P_LL, FIT_P_LL128, FIT_P_SIMPLE, FIT_P_LL128_LAT, FIT_P_SIMPLE_LAT, FIT_NPARAM
+};
+
+typedef struct {
+  /* in */
+  const char *algo;      /* the algorithm whose model is fitted (ring) */
+  topo_cluster topo;         /* the node and fabric; its rates are the fit's start, then its result */
+  int has_compute;       /* device work charged as the platform will charge it */
+  sa_compute compute;
+  double half, steep;    /* the ramp: start, then result */
+  double latx;           /* the latency at large sizes over the one at small sizes */
+  int free[FIT_NPARAM];  /* the parameters the fit moves */
+  int quick;             /* NCCL's algorithms: 1 fits a single node with the quick replay */
+  /* out */
+  int iterations, status; /* GSL's */
+  double r2, median_err, max_err; /* over the used points: |model - measured| / measured */
+  int nused;
+} fit_cfit;
+
+/* The ramp as SMPI's smpi/bw-factor and smpi/lat-factor (piecewise): the rate factor e(s),
+ * and the latency factor 1 + (latx - 1) e(s), from the latency of the small messages
+ * (NCCL's low-latency protocol) to latx times it for the large ones (its simple one). */
+void fit_cfit_factor(double half, double steep, double latx, cost_piecewise *bw, cost_piecewise *lat);
+
+/* The model's time for every point of runs[0..nruns) (model_s), with f's parameters as
+ * they are. Returns 0 or an SA_E* code (an algorithm without a model: SA_ENOMODEL). */
+int fit_cfit_eval(fit_cfit *f, fit_crun *runs, int nruns);
+
+/* Fits the free parameters to the used points, then evaluates every point. A point off by
+ * more than FIT_OUTLIER_FACTOR times the median error and FIT_OUTLIER_MIN after the fit (a
+ * timing disturbed in the run: nccl-tests' first size, often) is marked an outlier and the
+ * fit done again without it. Returns 0, SA_ENODATA (fewer used points than free
+ * parameters), SA_EFIT (GSL failed) or another code. */
+#define FIT_OUTLIER_FACTOR 5.0
+#define FIT_OUTLIER_MIN 0.25
+int fit_cfit_run(fit_cfit *f, fit_crun *runs, int nruns);
+
+/* |model - measured| / measured over the points whose used flag is `used`: median, max,
+ * geometric mean (each floored at 0.01%), count. */
+typedef struct {
+  double median, max, geomean;
+  int n;
+} fit_cerr;
+fit_cerr fit_cfit_errors(const fit_crun *runs, int nruns, int used, double min_bytes);
+
+#endif

@@ -1,0 +1,66 @@
+/* import_nccl.h: what the nccl-tests importer's two files share: the reading state and the
+ * parsers of the lines around the table (import_nccl_header.c). */
+#ifndef IMPORT_IMPORT_NCCL_H
+#define IMPORT_IMPORT_NCCL_H
+
+#include "import.h"
+
+/* The parts of a run's output, in the order nccl-tests prints them. */
+typedef enum {
+  ST_NONE,    /* no run begun */
+  ST_VERSION, /* "# nccl-tests version 2.18.3 nccl-headers=... nccl-library=23003" */
+  ST_COLL,    /* "# Collective test starting: all_reduce_perf" */
+  ST_PARAMS,  /* "# nThread 1 nGpus 8 minBytes ..." */
+  ST_DEVICES, /* "#  Rank  0 Group  0 Pid 123 on host device  0 [0000:19:00] NVIDIA H100 ..." */
+  ST_TABLE,   /* the column header and the rows */
+  ST_SUMMARY  /* "# Out of bounds values" / "# Avg bus bandwidth" */
+} imp_nccl_stage;
+
+/* Where the table's columns are, from its header line: -1 absent. [0] out-of-place, [1]
+ * in-place. */
+typedef struct {
+  int size, count, type, redop, root;
+  int time[2], algbw[2], busbw[2], wrong[2];
+  int wrong_is_count; /* "#wrong" (a count) rather than old versions' "error" (a magnitude) */
+  int ncols;
+  int timestamp;      /* the last column, -T's timestamp, may take several tokens */
+} imp_nccl_cols;
+
+typedef struct {
+  md_run run;          /* the run being read */
+  imp_nccl_stage stage;     /* the furthest part of it seen */
+  imp_nccl_cols cols;
+  int in_table;         /* between its column header and its summary */
+  size_t first_point;   /* its first point in the data */
+  char **host, **gpu;   /* of each rank, from the device lines */
+  int nranks, rank_cap;
+  char pending_nccl[32]; /* an "NCCL version" line seen while no run was open */
+} imp_nccl_state;
+
+/* Reads the column header ("# size count type redop root time algbw busbw #wrong time ...");
+ * 0, or -1 when line is not one. Modifies line. */
+int imp_nccl_cols_parse(char *line, imp_nccl_cols *c);
+
+/* The "# nThread ..." line's parameters into q. */
+void imp_nccl_params_parse(char *line, md_run_params *q);
+
+/* A device line "Rank r [Group g] Pid p on HOST device d [bus] MODEL" (after its '#'):
+ * 0 with its rank, host and model (pointers into line, which it modifies), or -1. */
+int imp_nccl_rank_parse(char *line, int *rank, char **host, char **model);
+
+/* "nccl-tests version V nccl-headers=H nccl-library=L": V into the run, and NCCL's version
+ * from L where no "NCCL version" line gives it. */
+void imp_nccl_tests_version(char *line, md_run *r);
+
+/* The collective an nccl-tests binary (all_gather_perf, ...) measures: "allgather", ... */
+const char *imp_nccl_collective_of(const char *binary, char *buf, size_t len);
+
+/* nccl-tests' type name (float, half, bfloat16, ...): this project's name (fp32, fp16,
+ * bf16, ...) into out and its size in bytes (0 unknown). */
+int imp_nccl_type(const char *name, char *out, size_t len);
+
+/* Sets the run's ranks, hosts (nodes), rank_node, gpus_per_node and gpu_models from the
+ * device lines, each rank's host[i] and gpu[i]. 0 or SA_ENOMEM. */
+int imp_nccl_run_shape(md_run *r, char **host, char **gpu, int n);
+
+#endif

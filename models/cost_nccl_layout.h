@@ -1,0 +1,27 @@
+/* cost_nccl_layout.h: NCCL's channels over the layout as the models see them (internal to
+ * models/): the node as topo/channels.c sees it, NCCL's channel count for it, and the
+ * channels laid over it. */
+#ifndef MODELS_COST_NCCL_LAYOUT_H
+#define MODELS_COST_NCCL_LAYOUT_H
+
+#include "topo/channels.h"
+#include "cost.h"
+
+typedef struct {
+  topo_graph node;
+  double *bw;
+  int **route;
+  int *nic;
+  int node_channels; /* NCCL's own count */
+  int channels;      /* laid out: the larger of it and --channels */
+  topo_rings rings;
+} cost_nccl_layout;
+
+/* Built once per context (cached). Returns 0 or a SA_E* code. */
+int cost_nccl_layout_of(cost_ctx *c, cost_nccl_layout **out);
+
+/* NCCL's tuning inputs for the layout (inter_bw: what a node sends to another with all its
+ * ranks sending, bytes/s). Returns 0 or a SA_E* code (s then has ranks and nodes only). */
+int cost_nccl_shape_of(cost_ctx *c, cost_nccl_shape *s, double inter_bw);
+
+#endif

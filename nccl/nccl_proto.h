@@ -1,0 +1,115 @@
+/* nccl_proto.h: what NCCL's allreduce kernels and tuner are made of, as numbers: the
+ * protocols' buffer geometry (chunks, slices, slots in flight, bytes on the wire) and, per
+ * NCCL version, the tuning constants of src/graph/tuning.cc. The simulated NCCL algorithms
+ * (nccl_ring.c, nccl_tree.c) and the cost models (models/cost_nccl*.c) read them from here,
+ * so that each constant is written once. No MPI here. */
+#ifndef NCCL_NCCL_PROTO_H
+#define NCCL_NCCL_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/compute.h"
+
+/* In NCCL's own order (src/include/devcomm.h / device.h): tree before ring, and LL, LL128,
+ * Simple. */
+enum { NCCL_ALGO_TREE, NCCL_ALGO_RING, NCCL_NALGO };
+enum { NCCL_PROTO_LL, NCCL_PROTO_LL128, NCCL_PROTO_SIMPLE, NCCL_NPROTO };
+enum { NCCL_HW_NVLINK, NCCL_HW_PCI, NCCL_HW_NET, NCCL_NHW };
+
+/* GPU generations NCCL's tables are indexed by (tuning.cc's compCapIndex). */
+enum { NCCL_ARCH_VOLTA, NCCL_ARCH_AMPERE, NCCL_ARCH_HOPPER, NCCL_ARCH_BLACKWELL, NCCL_NARCH };
+
+/* Slots per connection: buffers of a connection hold NCCL_STEPS steps (device.h). */
+#define NCCL_STEPS 8
+/* Most channels NCCL runs a collective on (MAXCHANNELS of device.h is 64; the topology
+ * search keeps at most half, src/graph/search.cc) */
+#define NCCL_MAX_CHANNELS 32
+/* Most channels --channels may force (the CLI's limit) */
+#define NCCL_FORCED_CHANNELS 64
+
+/* One NCCL version's tuning model (src/graph/tuning.cc of that tag). Latencies in us,
+ * bandwidths in GB/s, as NCCL writes them. */
+typedef struct {
+  const char *name;   /* "2.26.2-1" */
+  const char *commit; /* the tag's commit in github.com/NVIDIA/nccl */
+  int model;          /* 0: the 2.7 formulas, 1: the 2.2x formulas (cost_nccl.c) */
+  double base_lat[NCCL_NALGO][NCCL_NPROTO];
+  double hw_lat[NCCL_NHW][NCCL_NALGO][NCCL_NPROTO];
+  int ntree_corr; /* entries of tree_corr: powers of two from 64 B */
+  double tree_corr[NCCL_NPROTO][23];
+  /* 2.2x only: per GPU generation (rows) and node count 1, 2, more (columns) */
+  double ll_max_bw[NCCL_NARCH][3];
+  double ring_ll128_bw[NCCL_NARCH][3];
+  double tree_ll128_bw[NCCL_NARCH][3];
+  double tree_bw[NCCL_NARCH][3];
+  /* 2.7 only: LL128's cap per channel for allreduce, and the trees' caps */
+  double ll128_bw_2_7;
+} nccl_version;
+
+/* The default (a current 2.2x release) and the lookup by name: "2.26.2-1" or "2.26.2",
+ * "2.7.5-1" or "2.7.5". NULL for a version without tables. */
+const nccl_version *nccl_version_default(void);
+const nccl_version *nccl_version_find(const char *name);
+/* The known versions, for messages: "2.26.2, 2.7.5". */
+const char *nccl_version_list(void);
+
+const char *nccl_proto_name(int proto);
+const char *nccl_algo_name(int algo);
+/* "LL", "LL128", "Simple" (any case); -1 for anything else. */
+int nccl_proto_parse(const char *s);
+
+/* What one call of NCCL's algorithms runs: algorithm and protocol (the values above; -1:
+ * the default, NCCL's ring with Simple) and channels (0: every channel laid out). The
+ * driver decides it per point (models/cost_nccl.c) and hands it to the runner in its points
+ * file as "ring/Simple/12" (nccl_choice_format, nccl_choice_parse). */
+typedef struct {
+  int algo, proto, channels;
+} nccl_choice;
+
+#define NCCL_CHOICE_LEN 24 /* "ring/Simple/64" and its NUL, with room */
+void nccl_choice_format(const nccl_choice *c, char *out, size_t len);
+/* Returns 0, or SA_EINVAL for text that is not ALGO/PROTO/CHANNELS with channels in
+ * 1..NCCL_FORCED_CHANNELS. */
+int nccl_choice_parse(const char *text, nccl_choice *out);
+
+/* The geometry of a protocol in an algorithm (src/enqueue.cc calcCollChunking,
+ * src/device/prims_*.h): payload bytes of one chunk, slices a chunk is cut into, and how
+ * many slices a connection holds in flight. */
+uint64_t nccl_chunk_bytes(int algo, int proto);
+int nccl_slices_per_chunk(int algo, int proto);
+int nccl_slots(int algo, int proto);
+
+/* Bytes on the wire for `bytes` of payload: LL sends 8-byte lines of 4 data bytes and a
+ * 4-byte flag each 8-byte word, i.e. 16-byte lines of 8 data bytes; LL128 128-byte lines
+ * of 120 data bytes; Simple the payload itself. */
+uint64_t nccl_wire_bytes(int proto, uint64_t bytes);
+
+/* Seconds one step of protocol `proto` takes on a hop of class hw beyond what the same hop
+ * takes with LL (the transport itself: NCCL's lowest per-hop latency), from the default
+ * version's hwLat; and the fixed latency of one collective (NCCL's baseLat), in seconds. */
+double nccl_hop_extra_s(int hw, int algo, int proto);
+/* The same on hosts of compute properties c: ll_lat, ll128_lat or simple_lat, every hop alike,
+ * where the platform gives it (fitted to a cluster's measurements), else NCCL's. */
+double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto);
+double nccl_launch_s(int algo, int proto);
+
+/* The GPU time of one operation of NCCL's pipeline (nccl_sched.h flags) on `bytes` of
+ * payload, with nrecv and nsend peers, on hosts of compute properties c: its sum (a fused
+ * kernel reads every input once and writes once: (k + 2) / 3 of a two-input sum's memory
+ * traffic for k received slices, at reduce_bw) and the protocol's writing of what it sends
+ * to each peer (its bytes on the wire at ll_bw, ll128_bw or simple_bw: the rate a GPU's
+ * threads write its lines at, every channel together, fitted to a cluster's measurements;
+ * free where the platform gives none). */
+double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, int nsend, size_t bytes);
+
+/* The seconds a collective of NCCL's `algo` with `proto` takes to start on hosts of compute
+ * properties c: launch_lat when the platform gives it, else NCCL's base latency. */
+double nccl_start_s(const sa_compute *c, int algo, int proto);
+
+/* NCCL's channel count choice for an allreduce of `bytes` (topoGetAlgoInfo in
+ * src/enqueue.cc): from `channels` down while each channel would get less than its threads
+ * times the protocol's per-thread threshold. */
+int nccl_channels_for(int algo, int proto, double bytes, int ranks, int channels, int pcie_only);
+
+#endif

@@ -1,0 +1,47 @@
+/* nccl_sched.h: the order in which NCCL's kernels move a channel's elements, as operations
+ * on slices (src/device/all_reduce.h runRing and runTreeSplit, src/device/prims_simple.h,
+ * src/enqueue.cc calcCollChunking, v2.26.2). The runner's algorithms (nccl_ring.c,
+ * nccl_tree.c) run these operations; the cost models (models/cost_nccl_ring.c,
+ * cost_nccl_tree.c) time the very same ones. No MPI here. */
+#ifndef NCCL_NCCL_SCHED_H
+#define NCCL_NCCL_SCHED_H
+
+#include <stddef.h>
+
+enum {
+  NCCL_OP_RECV = 1u << 0,   /* receive the slice from every receive peer */
+  NCCL_OP_REDUCE = 1u << 1, /* out = in + the received slices (else out = the received slice) */
+  NCCL_OP_SEND = 1u << 2,   /* send the slice to every send peer: out when received, else in */
+};
+
+/* The most peers a stream receives from or sends to: a tree rank's three children. */
+#define NCCL_MAX_PEERS 3
+
+/* One operation: a slice of the buffer and what to do with it. */
+typedef struct {
+  size_t off, n; /* elements */
+  unsigned flags;
+} nccl_op;
+
+/* A ring channel as its loops go: n ranks, this one at place pos, over elements
+ * [off, off + len) (see nccl_ring.c). */
+typedef struct {
+  int n, pos;
+  size_t off, len;
+  size_t chunk;     /* elements of a full chunk */
+  int slices;       /* per chunk */
+  size_t min_slice; /* prims_simple never cuts a slice below a 32nd of its slot */
+  size_t align;     /* a shrunk chunk stays a multiple of 16 bytes */
+} nccl_ring_sched;
+
+void nccl_ring_sched_init(nccl_ring_sched *r, int n, int pos, size_t off, size_t len, int proto, size_t elem);
+long nccl_ring_sched_ops(const nccl_ring_sched *r);
+/* Operation k, 0 <= k < nccl_ring_sched_ops(r): loop k / (S (2n-1)), step (k / S) mod (2n-1),
+ * slice k mod S. */
+void nccl_ring_sched_op(const nccl_ring_sched *r, long k, nccl_op *op);
+
+/* Elements per chunk (one slice each) of a tree channel carrying `len` elements of `elem`
+ * bytes, with `nodes` nodes and `ranks` ranks. */
+size_t nccl_tree_chunk(int proto, size_t len, size_t elem, int nodes, int ranks);
+
+#endif

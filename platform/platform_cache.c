@@ -1,0 +1,93 @@
+/* platform_cache.c: what the loader's child printed for a big platform, kept on disk.
+ *
+ * SimGrid 3.32 spends time quadratic in the hosts loading a platform: each host created
+ * looks for a namesake through every zone, and sealing each zone walks every host of the
+ * platform. 16384 GPUs (2048 nodes x 8, one zone per GPU) take 15 s to load and probe, the
+ * same each time, while the cost models need a fraction of a second. The child's output is
+ * a function of the file's bytes, the layout probed, this program and SimGrid's library, so
+ * it is kept under a name that hashes all of them: a changed file, binary or library is a
+ * new name, never a stale answer. Small platforms load in milliseconds and are not kept. */
+#include <errno.h>
+#include <simgrid/config.h> /* SG_BEGIN_DECL, which version.h uses */
+#include <simgrid/version.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/sa_error.h"
+#include "util/digest.h"
+#include "platform.h"
+#include "util/textfile.h"
+
+/* The cache directory, created if need be, in buf; 0 when there is none to use. */
+static int cache_dir(char *buf, size_t len)
+{
+  const char *own = getenv("SIMALLREDUCE_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int n;
+  if (own)
+    n = snprintf(buf, len, "%s", own);
+  else if (xdg && xdg[0] == '/')
+    n = snprintf(buf, len, "%s/simallreduce", xdg);
+  else if (home && home[0] == '/')
+    n = snprintf(buf, len, "%s/.cache/simallreduce", home);
+  else
+    return 0;
+  if (n <= 0 || (size_t)n >= len)
+    return 0;
+  /* each missing parent in turn (mkdir -p) */
+  for (char *s = strchr(buf + 1, '/');; s = strchr(s + 1, '/')) {
+    if (s)
+      *s = '\0';
+    int ok = mkdir(buf, 0700) == 0 || errno == EEXIST;
+    if (s)
+      *s = '/';
+    if (!ok)
+      return 0;
+    if (!s)
+      return 1;
+  }
+}
+
+/* The entry's path for this file, layout and program in buf; 0 when not to be kept. */
+static int entry_path(const char *path, int flags, int nodes, int rpn, char *buf, size_t len)
+{
+  struct stat st;
+  char dir[4096], file[65], exe[65], key[65], text[512];
+  int major, minor, patch;
+  if (stat(path, &st) != 0 || st.st_size < PLAT_CACHE_MIN ||
+      util_sha256_file(path, file) != 0 || util_sha256_file("/proc/self/exe", exe) != 0 ||
+      !cache_dir(dir, sizeof dir))
+    return 0;
+  sg_version_get(&major, &minor, &patch);
+  int n = snprintf(text, sizeof text, "%s %s simgrid %d.%d.%d flags %d nodes %d rpn %d", file, exe, major, minor,
+                   patch, flags, nodes, rpn);
+  if (n <= 0 || (size_t)n >= sizeof text || util_sha256(text, (size_t)n, key) != 0)
+    return 0;
+  n = snprintf(buf, len, "%s/probe-%s.txt", dir, key);
+  return n > 0 && (size_t)n < len;
+}
+
+char *plat_cache_get(const char *path, int flags, int nodes, int rpn)
+{
+  char entry[4200];
+  return entry_path(path, flags, nodes, rpn, entry, sizeof entry) ? util_read_text(entry) : NULL;
+}
+
+void plat_cache_put(const char *path, int flags, int nodes, int rpn, const char *out)
+{
+  char entry[4200], tmp[4300];
+  if (!entry_path(path, flags, nodes, rpn, entry, sizeof entry))
+    return;
+  /* written whole under a name of its own, then renamed: a reader sees all or nothing */
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", entry, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f)
+    return;
+  size_t n = strlen(out);
+  int ok = fwrite(out, 1, n, f) == n;
+  ok = fclose(f) == 0 && ok;
+  if (!ok || rename(tmp, entry) != 0)
+    unlink(tmp);
+}

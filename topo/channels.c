@@ -1,0 +1,377 @@
+/* channels.c: NCCL's channels laid over a node (src/graph/search.cc does it on the
+ * topology NCCL detects; here the platform's routes stand for it).
+ *
+ * Channel count: NCCL's search finds about one ring per NVLink of a GPU (each channel
+ * bounded by one link's bandwidth) and then doubles them (ncclTopoDupChannels), up to 32;
+ * without NVLink, one ring, doubled. Across nodes every channel is pinned to a NIC, so a
+ * node's NICs, doubled, bound the count. Here: 2 x (a GPU's NVLink-class bandwidth / 25 GB/s,
+ * one NVLink 2, 3 or 4's rate per direction), at least 2, at most 32, and across nodes at
+ * most 2 x the NICs. On a DGX-1 that is 12, a DGX A100 24, a DGX H100 32.
+ *
+ * Orders: channel by channel, the order whose tightest link, shared with the channels
+ * already on it, is widest (ties: the one reusing fewest GPU pairs), as NCCL's search takes
+ * bandwidth from each link a ring uses: every Hamiltonian order up to 9 GPUs, stride orders
+ * beyond. With one node a channel is a cycle. Across nodes it is a path through the node,
+ * entered from the previous node and left for the next one; NCCL keeps a ring on one NIC
+ * (NET/k GPU/a ... GPU/b NET/k, the two GPUs sharing NIC k). Where a NIC serves two GPUs or
+ * more, the path starts and ends on two of them. Where each GPU has a NIC of its own (one
+ * rail per GPU), NCCL reaches the rail's NIC from the last GPU over NVLink (PXN); here the
+ * channel instead enters at the GPU of NIC k and leaves at the GPU of NIC k+1, and the
+ * odd-numbered nodes run the path backwards, so that every inter-node hop joins two GPUs of
+ * the same rail (with an odd number of nodes, the hop from the last node to the first
+ * changes rail) and every NIC carries one channel each way. */
+#include "channels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nccl/nccl_proto.h"
+
+/* NVLink-class: faster than any PCIe gen3 x16 (15.75 GB/s raw). */
+#define NVLINK_CLASS_BW 20e9
+/* One NVLink of V100, A100 or H100 moves 25 GB/s per direction (NVIDIA datasheets). */
+#define NVLINK_LINK_BW 25e9
+/* Beyond this many GPUs only stride orders are tried. */
+#define MAX_EXHAUSTIVE 9
+
+static const int *route_of(const topo_graph *g, int a, int b) { return g->route[a * g->gpus + b]; }
+
+static double route_bw(const topo_graph *g, int a, int b)
+{
+  double bw = 0;
+  const int *r = route_of(g, a, b);
+  for (int i = 0; r && r[i] >= 0; i++)
+    bw = i == 0 || g->bw[r[i]] < bw ? g->bw[r[i]] : bw;
+  return bw;
+}
+
+int topo_graph_nvlink(const topo_graph *g, int a, int b) { return a != b && route_bw(g, a, b) >= NVLINK_CLASS_BW; }
+
+/* A GPU's NVLink-class bandwidth out: the distinct first links of its routes to the others. */
+static double gpu_nvlink_bw(const topo_graph *g, int a)
+{
+  double sum = 0;
+  for (int b = 0; b < g->gpus; b++) {
+    const int *r = a == b ? NULL : route_of(g, a, b);
+    if (!r || r[0] < 0 || g->bw[r[0]] < NVLINK_CLASS_BW)
+      continue;
+    int seen = 0;
+    for (int c = 0; c < b && !seen; c++) {
+      const int *q = c == a ? NULL : route_of(g, a, c);
+      seen = q && q[0] == r[0];
+    }
+    sum += seen ? 0 : g->bw[r[0]];
+  }
+  return sum;
+}
+
+static int nic_count(const topo_graph *g)
+{
+  int k = 0;
+  for (int a = 0; g->nic && a < g->gpus; a++) {
+    int seen = 0;
+    for (int b = 0; b < a && !seen; b++)
+      seen = g->nic[b] == g->nic[a];
+    k += !seen;
+  }
+  return k;
+}
+
+double topo_graph_nvlink_bw(const topo_graph *g)
+{
+  double bw = 0;
+  for (int a = 0; a < g->gpus; a++) {
+    double x = gpu_nvlink_bw(g, a);
+    bw = a == 0 || x < bw ? x : bw;
+  }
+  return bw;
+}
+
+int topo_graph_gpus_per_nic(const topo_graph *g)
+{
+  int most = 0;
+  for (int a = 0; g->nic && a < g->gpus; a++) {
+    int n = 0;
+    for (int b = 0; b < g->gpus; b++)
+      n += g->nic[b] == g->nic[a];
+    most = n > most ? n : most;
+  }
+  return most;
+}
+
+int topo_graph_channels(const topo_graph *g, int nodes)
+{
+  int c = 2 * (int)(topo_graph_nvlink_bw(g) / NVLINK_LINK_BW + 0.5);
+  c = c < 2 ? 2 : c > NCCL_MAX_CHANNELS ? NCCL_MAX_CHANNELS : c;
+  int nics = nic_count(g);
+  if (nodes > 1 && nics > 0 && c > 2 * nics)
+    c = 2 * nics;
+  return c;
+}
+
+typedef struct {
+  const topo_graph *g;
+  int cycle;     /* the last GPU returns to the first */
+  double *load;  /* [link]: channels on it */
+  int *hop_used; /* [a * gpus + b]: channels already going from a to b */
+  int *count;    /* scratch [link] */
+} search_state;
+
+/* The bandwidth order o would get on top of the channels placed (placed = 0), or that it gets
+ * once it is among them (placed = 1); *reuse counts its GPU pairs already used. */
+static double order_share(search_state *s, const int *o, int placed, int *reuse)
+{
+  const topo_graph *g = s->g;
+  int n = g->gpus, hops = s->cycle ? n : n - 1;
+  memset(s->count, 0, sizeof(int) * (size_t)g->nlinks);
+  *reuse = 0;
+  for (int i = 0; i < hops; i++) {
+    int a = o[i], b = o[(i + 1) % n];
+    *reuse += s->hop_used[a * n + b];
+    for (const int *l = route_of(g, a, b); l && *l >= 0; l++)
+      s->count[*l]++;
+  }
+  double share = 1e300;
+  for (int l = 0; l < g->nlinks; l++)
+    if (s->count[l]) {
+      double x = g->bw[l] / (placed ? s->load[l] : s->load[l] + s->count[l]);
+      share = x < share ? x : share;
+    }
+  return share;
+}
+
+/* Next permutation of o[lo..hi] in lexicographic order; 0 after the last. */
+static int next_perm(int *o, int lo, int hi)
+{
+  int i = hi - 1;
+  while (i >= lo && o[i] > o[i + 1])
+    i--;
+  if (i < lo)
+    return 0;
+  int j = hi;
+  while (o[j] < o[i])
+    j--;
+  int t = o[i];
+  o[i] = o[j];
+  o[j] = t;
+  for (int a = i + 1, b = hi; a < b; a++, b--) {
+    t = o[a];
+    o[a] = o[b];
+    o[b] = t;
+  }
+  return 1;
+}
+
+/* Candidate k beyond the exhaustive range: the GPUs from `entry` by a stride coprime with n
+ * (either way round), the exit (when there is one) moved to the end. 0 when none is left. */
+static int stride_order(int *o, int n, int entry, int exit, int k)
+{
+  int found = 0;
+  for (int s = 1; s < n; s++) {
+    int a = n, b = s;
+    while (b) {
+      int t = a % b;
+      a = b;
+      b = t;
+    }
+    for (int rev = 0; a == 1 && rev < 2; rev++, found++) {
+      if (found != k)
+        continue;
+      int m = 0;
+      for (int i = 0; i < n; i++) {
+        int v = (int)((entry + (long)(rev ? n - i : i) * s) % n);
+        if (v != exit || exit == entry)
+          o[m++] = v;
+      }
+      if (exit != entry && exit >= 0)
+        o[m++] = exit;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The best order from entry to exit (exit < 0: a cycle from entry) into best. */
+static void best_order(search_state *s, int entry, int exit, int *cand, int *best)
+{
+  int n = s->g->gpus, m = 0, reuse, best_reuse = 0;
+  double best_share = -1;
+  cand[m++] = entry;
+  for (int v = 0; v < n; v++)
+    if (v != entry && v != exit)
+      cand[m++] = v;
+  if (exit >= 0 && exit != entry)
+    cand[m++] = exit;
+  int lo = 1, hi = exit >= 0 && exit != entry ? n - 2 : n - 1;
+  for (int k = 0;; k++) {
+    if (n > MAX_EXHAUSTIVE && !stride_order(cand, n, entry, exit, k))
+      break;
+    double sh = order_share(s, cand, 0, &reuse);
+    if (sh > best_share * (1 + 1e-9) || (sh > best_share * (1 - 1e-9) && reuse < best_reuse)) {
+      best_share = sh;
+      best_reuse = reuse;
+      memcpy(best, cand, sizeof(int) * (size_t)n);
+    }
+    if (n <= MAX_EXHAUSTIVE && (hi <= lo || !next_perm(cand, lo, hi)))
+      break;
+  }
+}
+
+/* Entry and exit GPUs of channel c across nodes (see the top of the file); returns flip. */
+static int ends_of(const topo_graph *g, int c, int *entry, int *exit)
+{
+  int n = g->gpus, k = 0, nics = nic_count(g), *first = malloc(sizeof(int) * (size_t)(n + 1));
+  int *size = calloc((size_t)n + 1, sizeof(int)), flip = 0;
+  *entry = *exit = 0;
+  if (!first || !size || nics == 0) {
+    free(first);
+    free(size);
+    return 0;
+  }
+  /* classes of GPUs by NIC, in GPU order */
+  int *cls = malloc(sizeof(int) * (size_t)n);
+  for (int a = 0; cls && a < n; a++) {
+    int id = -1;
+    for (int b = 0; b < a && id < 0; b++)
+      if (g->nic[b] == g->nic[a])
+        id = cls[b];
+    if (id < 0) {
+      id = k++;
+      first[id] = a;
+    }
+    cls[a] = id;
+    size[id]++;
+  }
+  int want = c % nics, j = c / nics, seen = 0;
+  for (int a = 0; cls && a < n; a++)
+    if (cls[a] == want && seen++ == j % size[want])
+      *entry = a;
+  if (cls && size[want] >= 2) {
+    seen = 0;
+    for (int a = 0; a < n; a++)
+      if (cls[a] == want && seen++ == (j + 1) % size[want])
+        *exit = a;
+  } else if (cls && nics >= 2) {
+    *exit = first[(want + 1) % nics];
+    flip = 1;
+  } else {
+    *exit = *entry;
+  }
+  free(cls);
+  free(first);
+  free(size);
+  return flip;
+}
+
+int topo_search_rings(const topo_graph *g, int nodes, int channels, topo_rings *out)
+{
+  int n = g->gpus;
+  memset(out, 0, sizeof *out);
+  out->channels = channels;
+  out->gpus = n;
+  out->order = malloc(sizeof(int) * (size_t)(channels * n));
+  out->flip = calloc((size_t)channels, sizeof(int));
+  out->share = calloc((size_t)channels, sizeof(double));
+  search_state s = {g, nodes == 1 || !g->nic, calloc((size_t)g->nlinks + 1, sizeof(double)),
+                    calloc((size_t)(n * n), sizeof(int)), calloc((size_t)g->nlinks + 1, sizeof(int))};
+  int *cand = malloc(sizeof(int) * (size_t)n);
+  int rc = out->order && out->flip && out->share && s.load && s.hop_used && s.count && cand ? 0 : -1;
+  for (int c = 0; c < channels && rc == 0; c++) {
+    int entry = 0, exit = -1, reuse, *o = out->order + c * n;
+    if (!s.cycle)
+      out->flip[c] = ends_of(g, c, &entry, &exit);
+    best_order(&s, entry, exit, cand, o);
+    order_share(&s, o, 0, &reuse);
+    for (int l = 0; l < g->nlinks; l++)
+      s.load[l] += s.count[l];
+    for (int i = 0; i < (s.cycle ? n : n - 1); i++)
+      s.hop_used[o[i] * n + o[(i + 1) % n]]++;
+  }
+  for (int c = 0; c < channels && rc == 0; c++) {
+    int reuse;
+    out->share[c] = n > 1 ? order_share(&s, out->order + c * n, 1, &reuse) : 1e300;
+  }
+  free(s.load);
+  free(s.hop_used);
+  free(s.count);
+  free(cand);
+  if (rc)
+    topo_rings_free(out);
+  return rc;
+}
+
+void topo_rings_free(topo_rings *r)
+{
+  free(r->order);
+  free(r->flip);
+  free(r->share);
+  memset(r, 0, sizeof *r);
+}
+
+int topo_ring_rank(const topo_rings *r, int c, int place)
+{
+  int R = r->gpus, node = place / R, i = place % R, back = r->flip[c] && node % 2 == 1;
+  return node * R + r->order[c * R + (back ? R - 1 - i : i)];
+}
+
+/* NCCL's binary tree over 0..n-1 rooted at 0, alternating leaves and inner nodes
+ * (trees.cc ncclGetBtree): r's lowest set bit b gives its parent (r ^ b) | 2b, or r ^ b
+ * when that is out of range, and its children r - b/2 and the nearest r + b/2^i in range. */
+static void btree(int n, int r, int *up, int child[2])
+{
+  int bit = 1;
+  while (bit < n && !(bit & r))
+    bit <<= 1;
+  child[0] = child[1] = -1;
+  if (r == 0) {
+    *up = -1;
+    child[1] = n > 1 ? bit >> 1 : -1;
+    return;
+  }
+  *up = (r ^ bit) | (bit << 1);
+  if (*up >= n)
+    *up = r ^ bit;
+  int low = bit >> 1;
+  child[0] = low ? r - low : -1;
+  for (int l = low; l > 0; l >>= 1)
+    if (r + l < n) {
+      child[1] = r + l;
+      break;
+    }
+}
+
+/* The second tree mirrors the first (n even) or shifts it by one (n odd), so that no node is
+ * inner in both (trees.cc ncclGetDtree). */
+void topo_dtree(int n, int which, int pos, int *parent, int child[2])
+{
+  if (which == 0 || n == 1) {
+    btree(n, pos, parent, child);
+    return;
+  }
+  int odd = n % 2, at = odd ? (pos - 1 + n) % n : n - 1 - pos;
+  btree(n, at, parent, child);
+  int *v[3] = {parent, &child[0], &child[1]};
+  for (int i = 0; i < 3; i++)
+    if (*v[i] >= 0)
+      *v[i] = odd ? (*v[i] + 1) % n : n - 1 - *v[i];
+}
+
+void topo_tree_rank(const topo_rings *r, int nodes, int c, int rank, int *parent, int child[3], int *nchild)
+{
+  int R = r->gpus, node = rank / R, base = node * R, i = 0, up, kids[2];
+  const int *o = r->order + c * R;
+  while (i < R - 1 && o[i] != rank % R)
+    i++;
+  topo_dtree(nodes, r->channels > 1 && c >= r->channels / 2, node, &up, kids);
+  *nchild = 0;
+  if (i > 0) {
+    *parent = base + o[i - 1];
+  } else {
+    *parent = up < 0 ? -1 : up * R + o[0];
+    for (int k = 0; k < 2; k++)
+      if (kids[k] >= 0)
+        child[(*nchild)++] = kids[k] * R + o[0];
+  }
+  if (i + 1 < R)
+    child[(*nchild)++] = base + o[i + 1];
+}

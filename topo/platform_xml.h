@@ -1,0 +1,34 @@
+/* platform_xml.h: a SimGrid platform file in the project's conventions (docs/platforms.md),
+ * drawn from a topology (cluster.h), with SMPI's settings, the compute properties and a header
+ * comment saying where every number comes from. */
+#ifndef TOPO_PLATFORM_XML_H
+#define TOPO_PLATFORM_XML_H
+
+#include <stdio.h>
+
+#include "common/compute.h"
+#include "cluster.h"
+
+typedef struct {
+  const char *name;         /* the platform's name, first in its header comment */
+  const char *notes;        /* the header comment's text after the shape: sources, fits */
+  int has_compute;          /* compute properties on every host (else none: not charged) */
+  sa_compute compute;
+  const char *lat_factor;   /* smpi/lat-factor, smpi/bw-factor in <config>; NULL: "0:1" */
+  const char *bw_factor;
+  const char *recv_overhead; /* smpi/or as a host property; NULL: none */
+  double host_speed;        /* flop/s: only converts charged seconds (NULL: 1 Tf) */
+} topo_platform_spec;
+
+/* Writes the platform: a world zone (Full routing over its leaves) holding, per leaf of the
+ * fabric, a zone (DijkstraCache: a star, routes computed per source and kept) of one zone per
+ * GPU (host node<i>-gpu<j>, property node=i, the compute properties) joined to the leaf's
+ * switch by the GPU's way to its NIC; leaves joined through their uplinks; GPUs of one node
+ * joined by bypass routes (their intra-node path) in the zone that holds them both. Nothing
+ * in it grows faster than the number of GPUs times the GPUs of a node. Returns 0 or SA_EIO. */
+int topo_platform_xml(FILE *f, const topo_cluster *t, const topo_platform_spec *s);
+
+/* The header comment's description of a topology (kind, links, NICs, fabric), for notes. */
+void topo_describe(const topo_cluster *t, char *buf, size_t len);
+
+#endif

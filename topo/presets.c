@@ -1,0 +1,120 @@
+/* presets.c: the servers of presets.h and their sources. Latencies are assumptions (no
+ * vendor publishes a per-hop figure): 1 us per GPU link (2 us GPU to GPU, as
+ * platforms/tencent16.xml), 2 us per NIC link; a fit replaces them. */
+#include "presets.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* NIC rates: the 400 Gb/s of a ConnectX-7 port is 50 GB/s; NCCL's ring over 8 of them on
+ * 2 x 8 H100 moved 392.7 GB/s of bus bandwidth (NVIDIA/nccl-tests issue #309, the
+ * NCCL_ALGO=Ring run by gj-aion, 8 GiB), 49.1 GB/s per NIC: 98% of the line rate, which the
+ * presets apply to every InfiniBand NIC. */
+#define IB_EFFICIENCY 0.982
+
+static const topo_preset presets[] = {
+    {"hgx-h100", "H100", "PCIe", TOPO_NODE_NVSWITCH, 8, 450e9, 1e-6, 8, 50e9 * IB_EFFICIENCY, 2e-6, 1, 3.35e12, 67e12,
+     "NVIDIA H100 Tensor Core GPU datasheet (SXM5): 18 NVLink4 links, 900 GB/s both ways (450 per\n"
+     "       direction), 3.35 TB/s HBM3, 67 Tflop/s fp32; NVIDIA DGX H100 datasheet: 8 single-port\n"
+     "       ConnectX-7, 400 Gb/s InfiniBand each; NVIDIA DGX SuperPOD reference architecture: one\n"
+     "       leaf per rail (GPU j's NIC of every node on leaf j)"},
+    {"hgx-a100", "A100", "PCIe", TOPO_NODE_NVSWITCH, 8, 300e9, 1e-6, 8, 25e9 * IB_EFFICIENCY, 2e-6, 1, 1.555e12, 19.5e12,
+     "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB): 12 NVLink3 links, 600 GB/s both ways (300 per\n"
+     "       direction), 1555 GB/s HBM2, 19.5 Tflop/s fp32; NVIDIA DGX A100 datasheet: 8 single-port\n"
+     "       ConnectX-6, 200 Gb/s HDR InfiniBand each, on rails (DGX SuperPOD reference architecture)"},
+    {"hgx-b200", "B200", NULL, TOPO_NODE_NVSWITCH, 8, 900e9, 1e-6, 8, 50e9 * IB_EFFICIENCY, 2e-6, 1, 8e12, 0,
+     "NVIDIA HGX B200 datasheet: fifth-generation NVLink, 1.8 TB/s per GPU both ways (900 per\n"
+     "       direction), 8 TB/s HBM3e per GPU; NVIDIA DGX B200 datasheet: 8 single-port ConnectX-7,\n"
+     "       400 Gb/s InfiniBand each, on rails"},
+    {"dgx2-v100", "V100-SXM3", NULL, TOPO_NODE_NVSWITCH, 16, 150e9, 1e-6, 8, 12.5e9 * IB_EFFICIENCY, 2e-6, 1, 900e9,
+     15.7e12,
+     "NVIDIA V100 datasheet: 6 NVLink2 links, 300 GB/s both ways (150 per direction), 900 GB/s HBM2,\n"
+     "       15.7 Tflop/s fp32; NVIDIA DGX-2 datasheet: 16 V100 on NVSwitches, 8 x 100 Gb/s EDR\n"
+     "       InfiniBand"},
+    {"dgx1-v100", "V100-SXM2", NULL, TOPO_NODE_DGX1, 8, 25e9, 2e-6, 4, 12.5e9 * IB_EFFICIENCY, 2e-6, 0, 900e9, 15.7e12,
+     "NVIDIA DGX-1 with Tesla V100 System Architecture white paper (2017): the hybrid cube-mesh,\n"
+     "       25 GB/s per NVLink2 per direction, one or two per GPU pair, 4 x 100 Gb/s EDR InfiniBand,\n"
+     "       one per PCIe switch of two GPUs; V100 datasheet: 900 GB/s HBM2, 15.7 Tflop/s fp32"},
+};
+
+const topo_preset *topo_preset_find(const char *name)
+{
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+    if (strcmp(presets[i].name, name) == 0)
+      return &presets[i];
+  return NULL;
+}
+
+const topo_preset *topo_preset_for_gpu(const char *model)
+{
+  for (size_t i = 0; model && i < sizeof presets / sizeof presets[0]; i++)
+    if (presets[i].match && strstr(model, presets[i].match) && !(presets[i].unless && strstr(model, presets[i].unless)))
+      return &presets[i];
+  return NULL;
+}
+
+void topo_preset_names(char *buf, size_t len)
+{
+  size_t n = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0] && n < len; i++)
+    n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", presets[i].name);
+}
+
+void topo_preset_cluster(const topo_preset *p, int nodes, topo_cluster *t)
+{
+  memset(t, 0, sizeof *t);
+  t->node = p->node;
+  t->nodes = nodes;
+  t->gpus = p->gpus;
+  t->gpu_bw = p->gpu_bw;
+  t->gpu_lat = p->gpu_lat;
+  t->nics = p->nics;
+  t->nic_bw = p->nic_bw;
+  t->nic_lat = p->nic_lat;
+  t->rails = p->rails;
+  t->fabric = p->rails ? TOPO_FABRIC_FATTREE : TOPO_FABRIC_SWITCH;
+  topo_defaults(t);
+}
+
+/* Compute measured on the GPU itself, where we have measured it: it wins over the figures
+ * derived from the memory bandwidth. experiments/gpu/README.md says how each was measured;
+ * the numbers are `simcalib fit` of its file (tests/check_topo.c checks they agree). */
+static const struct {
+  const char *preset;
+  sa_compute c;
+  const char *file;
+} measured[] = {
+    {"hgx-h100",
+     {.reduce_bw = 926.301e9, .reduce_lat = 6.4216e-6, .copy_bw = 1508.28e9, .topk_a = 339.171e-6,
+      .topk_b = 5.63489e-11, .mstopk_a = 3948.27e-6, .mstopk_b = 1.18835e-11, .scatter_a = 5.00018e-6,
+      .scatter_b = 6.52125e-11},
+     "experiments/gpu/h100-sxm-kernels.json"},
+};
+
+const char *topo_preset_measured(const topo_preset *p)
+{
+  for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)
+    if (strcmp(measured[i].preset, p->name) == 0)
+      return measured[i].file;
+  return NULL;
+}
+
+void topo_preset_compute(const topo_preset *p, sa_compute *c)
+{
+  for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)
+    if (strcmp(measured[i].preset, p->name) == 0) {
+      *c = measured[i].c;
+      return;
+    }
+  double sustained = 0.85 * p->hbm_Bps, v100 = 900e9 / p->hbm_Bps;
+  memset(c, 0, sizeof *c);
+  c->reduce_bw = sustained / 3;
+  c->copy_bw = sustained / 2;
+  c->topk_a = 1e-5;
+  c->topk_b = 9.3e-9 * v100;
+  c->mstopk_a = 3e-4;
+  c->mstopk_b = 4.31e-11 * v100;
+  c->scatter_a = 5e-6;
+  c->scatter_b = 9.4e-11 * v100;
+}

@@ -1,0 +1,46 @@
+/* presets.h: the servers people run NCCL on, from their vendors' published figures: how the
+ * GPUs of a node are joined, at what rate, the NICs beside them, the GPU's memory bandwidth.
+ * A preset starts a nominal platform (simcalib platform --preset) and is what a fit starts
+ * from when a log's GPU model names one (--from-nccl-tests). */
+#ifndef TOPO_PRESETS_H
+#define TOPO_PRESETS_H
+
+#include <stddef.h>
+
+#include "common/compute.h"
+#include "cluster.h"
+
+typedef struct {
+  const char *name;    /* hgx-h100, ... */
+  const char *match;   /* a word of nccl-tests' GPU model string ("H100"), NULL: only by name */
+  const char *unless;  /* ... unless it also holds this one ("PCIe") */
+  topo_node_kind node;
+  int gpus;
+  double gpu_bw, gpu_lat;
+  int nics;
+  double nic_bw, nic_lat;
+  int rails;
+  double hbm_Bps;      /* memory bandwidth: the compute properties' source */
+  double flops;        /* fp32 peak: only converts charged seconds */
+  const char *sources; /* the documents the numbers come from, for the platform's comment */
+} topo_preset;
+
+/* The preset of this name, or NULL. */
+const topo_preset *topo_preset_find(const char *name);
+/* The preset whose GPU model a log names ("NVIDIA H100 80GB HBM3"), or NULL. */
+const topo_preset *topo_preset_for_gpu(const char *model);
+/* The names, comma-separated, for messages. */
+void topo_preset_names(char *buf, size_t len);
+
+/* A topology of the preset's node and NICs (rails on a fat-tree when it has them). */
+void topo_preset_cluster(const topo_preset *p, int nodes, topo_cluster *t);
+
+/* The compute properties from the GPU's memory bandwidth, as platforms/tencent16.xml derives
+ * them for the V100: a sum at 85% of it moving 3 bytes per output byte, a copy 2, the top-k
+ * costs scaled from tencent16's by the bandwidth ratio. */
+void topo_preset_compute(const topo_preset *p, sa_compute *c);
+/* The file of measurements the preset's compute properties come from instead (a kernel run
+ * on the GPU itself, experiments/gpu/), or NULL when they are derived as above. */
+const char *topo_preset_measured(const topo_preset *p);
+
+#endif
