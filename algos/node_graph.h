@@ -1,6 +1,6 @@
 /* node_graph.h: the GPUs of one node and the routes between them as SimGrid gives them (and,
  * given the next node's hosts, the NIC each GPU leaves through), in the form the channel
- * search reads (channels.h). The runner builds it before any timing: the ring's channel
+ * search reads (topo/graph.h, topo/channels.h). The runner builds it before any timing: the ring's channel
  * orders (ring_orders.c) and NCCL's channels (nccl_comm.c) come from the same search. Under
  * SMPI only: outside a simulation there are no routes to read, and building fails. */
 #ifndef AR_NODE_GRAPH_H

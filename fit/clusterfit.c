@@ -13,6 +13,7 @@
 #include "common/sa_error.h"
 #include "models/cost.h"
 #include "models/cost_nccl.h"
+#include "smpi_fit.h"
 #include "topo/routes.h"
 
 /* The ramp's pieces: one per power of two from 32 B to 1 GiB (27, within COST_MAX_PIECES):
@@ -56,16 +57,21 @@ static int eval_run(fit_cfit *f, fit_crun *r)
   if (t.nics > t.gpus)
     t.nics = t.gpus;
   topo_defaults(&t);
-  topo_tnet tn;
+  cost_net net;
+  topo_hop *hops = NULL;
   cost_ctx *c = NULL;
-  int rc = topo_tnet_build(&t, f->has_compute ? &f->compute : NULL, &tn);
+  cost_net_init(&net);
+  net.tcp_gamma = FIT_SMPI_TCP_GAMMA;
+  if (f->has_compute)
+    net.compute = f->compute;
+  int rc = topo_routes_of(&t, &net.rt, &hops);
   if (f->half > 0) /* no ramp: the links' own rates */
-    fit_cfit_factor(f->half, f->steep, f->latx, &tn.net.bw_factor, &tn.net.lat_factor);
+    fit_cfit_factor(f->half, f->steep, f->latx, &net.bw_factor, &net.lat_factor);
   cost_shape sh = {.nodes = r->nodes, .rpn = r->gpus, .elem = r->elem, .segment_bytes = 1 << 20, .channels = 1,
                    .density = 0.01, .timing = COST_TIMING_NCCL_TESTS, .nccl_proto = -1,
                    .nccl_quick = !f->quick ? 0 : r->nodes == 1 ? f->quick : t.nics};
   if (rc == 0)
-    rc = cost_ctx_new(&tn.net, &sh, &c);
+    rc = cost_ctx_new(&net, &sh, &c);
   for (int i = 0; rc == 0 && i < r->n; i++) {
     cost_result res;
     cost_nccl_choice ch;
@@ -74,7 +80,8 @@ static int eval_run(fit_cfit *f, fit_crun *r)
     r->pt[i].model_s = res.time_s;
   }
   cost_ctx_free(c);
-  topo_tnet_free(&tn);
+  cost_net_free(&net);
+  free(hops);
   return rc;
 }
 

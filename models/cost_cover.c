@@ -25,16 +25,16 @@ static void add(cost_cover *w, double factor, const char *fmt, ...)
   w->factor[w->n++] = factor;
 }
 
-static const cost_route *at(const cost_route *t, int g, int j, int k) { return t ? &t[j * g + k] : NULL; }
+static const topo_route *at(const topo_route *t, int g, int j, int k) { return t ? &t[j * g + k] : NULL; }
 
 /* The largest ratio between two tables' routes, latency or bandwidth either way, over the
  * pairs both have (j != k within a node); *what says which of the two it was. */
-static double unlike(const cost_route *a, const cost_route *b, int g, int rpn, int within, const char **what)
+static double unlike(const topo_route *a, const topo_route *b, int g, int rpn, int within, const char **what)
 {
   double worst = 1;
   for (int j = 0; a && b && j < rpn; j++)
     for (int k = 0; k < rpn; k++) {
-      const cost_route *x = at(a, g, j, k), *y = at(b, g, j, k);
+      const topo_route *x = at(a, g, j, k), *y = at(b, g, j, k);
       if ((within && j == k) || !(x->bw > 0) || !(y->bw > 0))
         continue;
       double lat = x->lat > 0 && y->lat > 0 ? fmax(x->lat / y->lat, y->lat / x->lat) : 1;
@@ -60,10 +60,10 @@ static void check_alike(const cost_net *net, const cost_shape *s, cost_cover *w)
   } cmp[] = {
       {1, 1, 1, 0, "node 1's routes between its GPUs", "node 0's"},
       {1, 2, 2, 0, "node 2's routes between its GPUs", "node 0's"},
-      {0, 2, COST_R02, COST_R01, "the routes from node 0 to node 2", "those to node 1"},
-      {0, 2, COST_R20, COST_R10, "the routes from node 2 to node 0", "those from node 1"},
-      {0, 2, COST_R12, COST_R01, "the routes from node 1 to node 2", "those from node 0 to node 1"},
-      {0, 2, COST_R21, COST_R10, "the routes from node 2 to node 1", "those from node 1 to node 0"},
+      {0, 2, TOPO_R02, TOPO_R01, "the routes from node 0 to node 2", "those to node 1"},
+      {0, 2, TOPO_R20, TOPO_R10, "the routes from node 2 to node 0", "those from node 1"},
+      {0, 2, TOPO_R12, TOPO_R01, "the routes from node 1 to node 2", "those from node 0 to node 1"},
+      {0, 2, TOPO_R21, TOPO_R10, "the routes from node 2 to node 1", "those from node 1 to node 0"},
   };
   double worst = 1;
   int which = -1;
@@ -72,8 +72,8 @@ static void check_alike(const cost_net *net, const cost_shape *s, cost_cover *w)
     if (cmp[i].node >= s->nodes || (cmp[i].intra && s->rpn < 2))
       continue;
     const char *w_what = "latency";
-    double r = cmp[i].intra ? unlike(net->intra[cmp[i].pair], net->intra[cmp[i].ref], net->gpus, s->rpn, 1, &w_what)
-                            : unlike(net->inter[cmp[i].pair], net->inter[cmp[i].ref], net->gpus, s->rpn, 0, &w_what);
+    double r = cmp[i].intra ? unlike(net->rt.intra[cmp[i].pair], net->rt.intra[cmp[i].ref], net->rt.gpus, s->rpn, 1, &w_what)
+                            : unlike(net->rt.inter[cmp[i].pair], net->rt.inter[cmp[i].ref], net->rt.gpus, s->rpn, 0, &w_what);
     if (r > worst) {
       worst = r;
       which = (int)i;
@@ -88,7 +88,7 @@ static void check_alike(const cost_net *net, const cost_shape *s, cost_cover *w)
 }
 
 /* Marks every link on the routes of a table among the first rpn GPUs (1 in mark[link]). */
-static void mark_links(const cost_route *t, int g, int rpn, unsigned char *mark)
+static void mark_links(const topo_route *t, int g, int rpn, unsigned char *mark)
 {
   for (int j = 0; t && j < rpn; j++)
     for (int k = 0; k < rpn; k++)
@@ -101,25 +101,25 @@ static void mark_links(const cost_route *t, int g, int rpn, unsigned char *mark)
  * copy of it. With every node sending across at once it carries `nodes` messages. */
 static void check_fabric(const cost_net *net, const cost_shape *s, cost_cover *w)
 {
-  int g = net->gpus;
+  int g = net->rt.gpus;
   /* with three nodes or more in the platform the models derive every pair from these routes,
    * two nodes of the run included (cost_ctx.c: relabel) */
-  if (net->nnodes < 3 || s->nodes < 2 || !net->inter[COST_R12] || !net->inter[COST_R21] || !net->inter[COST_R01] || !net->inter[COST_R02])
+  if (net->rt.nnodes < 3 || s->nodes < 2 || !net->rt.inter[TOPO_R12] || !net->rt.inter[TOPO_R21] || !net->rt.inter[TOPO_R01] || !net->rt.inter[TOPO_R02])
     return;
-  unsigned char *elsewhere = calloc((size_t)net->nlinks, 1), *to2 = calloc((size_t)net->nlinks, 1);
+  unsigned char *elsewhere = calloc((size_t)net->rt.nlinks, 1), *to2 = calloc((size_t)net->rt.nlinks, 1);
   double worst = 0;
   int link = -1;
   if (elsewhere && to2) {
-    mark_links(net->inter[COST_R12], g, s->rpn, elsewhere);
-    mark_links(net->inter[COST_R21], g, s->rpn, elsewhere);
+    mark_links(net->rt.inter[TOPO_R12], g, s->rpn, elsewhere);
+    mark_links(net->rt.inter[TOPO_R21], g, s->rpn, elsewhere);
     for (int j = 0; j < s->rpn; j++)
       for (int k = 0; k < s->rpn; k++) {
-        const cost_route *r01 = at(net->inter[COST_R01], g, j, k), *r02 = at(net->inter[COST_R02], g, j, k);
+        const topo_route *r01 = at(net->rt.inter[TOPO_R01], g, j, k), *r02 = at(net->rt.inter[TOPO_R02], g, j, k);
         for (int i = 0; i < r02->n; i++)
           to2[r02->link[i]] = 1;
         for (int i = 0; i < r01->n; i++) {
           int l = r01->link[i];
-          double over = net->links[l].shared && to2[l] && elsewhere[l] ? s->nodes * r01->bw / net->links[l].bw : 0;
+          double over = net->rt.links[l].shared && to2[l] && elsewhere[l] ? s->nodes * r01->bw / net->rt.links[l].bw : 0;
           if (over > worst) {
             worst = over;
             link = l;
@@ -136,7 +136,7 @@ static void check_fabric(const cost_net *net, const cost_shape *s, cost_cover *w
         "the nodes share a link between them (%.3g GB/s) that the models give each node a copy of (a non-blocking "
         "fabric): with all %d nodes sending across at once it carries %.2fx its bandwidth, so steps across nodes "
         "can take up to %.2fx as long as predicted",
-        net->links[link].bw / 1e9, s->nodes, worst, worst);
+        net->rt.links[link].bw / 1e9, s->nodes, worst, worst);
 }
 
 /* Inside node 0: a shared link is one GPU's own when every route crossing it starts or ends
@@ -146,8 +146,8 @@ static void check_fabric(const cost_net *net, const cost_shape *s, cost_cover *w
  * is the most ring messages (GPU j to j+1) on one fabric link over its bandwidth. */
 static void check_node_fabric(const cost_net *net, const cost_shape *s, cost_cover *w)
 {
-  int g = net->gpus, R = s->rpn, L = net->nlinks, fabric = 0;
-  if (R < 3 || !net->intra[0])
+  int g = net->rt.gpus, R = s->rpn, L = net->rt.nlinks, fabric = 0;
+  if (R < 3 || !net->rt.intra[0])
     return;
   /* ends[j * L + l]: routes crossing link l that start or end at GPU j; users[l]: all */
   int *ends = calloc((size_t)R * (size_t)L, sizeof *ends), *users = calloc((size_t)L, sizeof *users);
@@ -158,7 +158,7 @@ static void check_node_fabric(const cost_net *net, const cost_shape *s, cost_cov
   for (int pass = 0; ends && users && ring && ring_bw && pass < 2; pass++)
     for (int j = 0; j < R; j++)
       for (int k = 0; k < R; k++) {
-        const cost_route *r = at(net->intra[0], g, j, k);
+        const topo_route *r = at(net->rt.intra[0], g, j, k);
         for (int i = 0; j != k && i < r->n; i++) {
           int l = r->link[i];
           if (pass == 0) {
@@ -169,11 +169,11 @@ static void check_node_fabric(const cost_net *net, const cost_shape *s, cost_cov
               ring[l]++;
               ring_bw[l] = fmin(ring_bw[l], r->bw);
             }
-          } else if (net->links[l].shared && ends[j * L + l] < users[l] && ends[k * L + l] < users[l] && users[l] > 0) {
+          } else if (net->rt.links[l].shared && ends[j * L + l] < users[l] && ends[k * L + l] < users[l] && users[l] > 0) {
             users[l] = -users[l]; /* counted once */
             fabric++;
             if (ring[l] > 0)
-              worst = fmax(worst, ring[l] * ring_bw[l] / net->links[l].bw);
+              worst = fmax(worst, ring[l] * ring_bw[l] / net->rt.links[l].bw);
           }
         }
       }
@@ -191,9 +191,9 @@ static void check_node_fabric(const cost_net *net, const cost_shape *s, cost_cov
 void cost_cover_check(const cost_net *net, const cost_shape *shape, cost_cover *w)
 {
   w->n = 0;
-  if (!net || !shape || shape->rpn > net->gpus)
+  if (!net || !shape || shape->rpn > net->rt.gpus)
     return;
-  if (net->nnodes >= 3 && shape->nodes >= 2)
+  if (net->rt.nnodes >= 3 && shape->nodes >= 2)
     check_alike(net, shape, w);
   check_fabric(net, shape, w);
   check_node_fabric(net, shape, w);

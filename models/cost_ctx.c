@@ -6,7 +6,7 @@
 #include "cost_ctx.h"
 
 /* Links of route a that are also on route b (node 0's end of both). */
-static int common_links(const cost_route *a, const cost_route *b, int **out, int *n)
+static int common_links(const topo_route *a, const topo_route *b, int **out, int *n)
 {
   *n = 0;
   *out = malloc(sizeof(int) * (size_t)(a->n ? a->n : 1));
@@ -24,7 +24,7 @@ static int common_links(const cost_route *a, const cost_route *b, int **out, int
 static int init_relabel(cost_ctx *c)
 {
   const cost_net *net = c->net;
-  int pairs = net->gpus * net->gpus, rc = 0;
+  int pairs = net->rt.gpus * net->rt.gpus, rc = 0;
   c->up = calloc((size_t)pairs, sizeof *c->up);
   c->down = calloc((size_t)pairs, sizeof *c->down);
   c->nup = calloc((size_t)pairs, sizeof *c->nup);
@@ -32,9 +32,9 @@ static int init_relabel(cost_ctx *c)
   if (!c->up || !c->down || !c->nup || !c->ndown)
     return SA_ENOMEM;
   for (int i = 0; i < pairs && rc == 0; i++) {
-    rc = common_links(&net->inter[COST_R01][i], &net->inter[COST_R02][i], &c->up[i], &c->nup[i]);
+    rc = common_links(&net->rt.inter[TOPO_R01][i], &net->rt.inter[TOPO_R02][i], &c->up[i], &c->nup[i]);
     if (rc == 0)
-      rc = common_links(&net->inter[COST_R10][i], &net->inter[COST_R20][i], &c->down[i], &c->ndown[i]);
+      rc = common_links(&net->rt.inter[TOPO_R10][i], &net->rt.inter[TOPO_R20][i], &c->down[i], &c->ndown[i]);
   }
   return rc;
 }
@@ -68,7 +68,7 @@ int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out)
   if (!net || !shape || shape->nodes < 1 || shape->rpn < 1 || shape->elem < 1 || shape->channels < 1)
     return SA_EINVAL;
   /* one rank alone sends nothing: it needs no link (a node of one GPU has none) */
-  if (shape->nodes > net->nnodes || shape->rpn > net->gpus || (net->nlinks < 1 && shape->nodes * shape->rpn > 1))
+  if (shape->nodes > net->rt.nnodes || shape->rpn > net->rt.gpus || (net->rt.nlinks < 1 && shape->nodes * shape->rpn > 1))
     return SA_ELAYOUT;
   cost_ctx *c = calloc(1, sizeof *c);
   if (!c)
@@ -76,18 +76,18 @@ int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out)
   c->net = net;
   c->shape = *shape;
   c->p = shape->nodes * shape->rpn;
-  c->relabel = net->nnodes >= 3;
-  if (net->nnodes >= 2 && (!net->inter[COST_R01] || !net->inter[COST_R10]))
+  c->relabel = net->rt.nnodes >= 3;
+  if (net->rt.nnodes >= 2 && (!net->rt.inter[TOPO_R01] || !net->rt.inter[TOPO_R10]))
     c->relabel = -1;
-  if (c->relabel == 1 && (!net->inter[COST_R02] || !net->inter[COST_R20]))
+  if (c->relabel == 1 && (!net->rt.inter[TOPO_R02] || !net->rt.inter[TOPO_R20]))
     c->relabel = -1;
   c->owners = c->relabel == 1 ? shape->nodes : 1;
   /* one rank per node sends nothing within a node: no route there is needed */
-  int rc = c->relabel < 0 || (!net->intra[0] && shape->rpn > 1) ? SA_ENOROUTE : 0;
+  int rc = c->relabel < 0 || (!net->rt.intra[0] && shape->rpn > 1) ? SA_ENOROUTE : 0;
   if (rc == 0 && c->relabel == 1)
     rc = init_relabel(c);
   if (rc == 0) {
-    c->load = calloc((size_t)net->nlinks * (size_t)c->owners + 1, sizeof *c->load);
+    c->load = calloc((size_t)net->rt.nlinks * (size_t)c->owners + 1, sizeof *c->load);
     rc = c->load ? 0 : SA_ENOMEM;
   }
   if (rc == 0)
@@ -120,7 +120,7 @@ void cost_ctx_free(cost_ctx *c)
   for (int i = 0; i < COST_NCACHE; i++)
     if (c->cache[i] && c->cache_free[i])
       c->cache_free[i](c->cache[i]);
-  for (int i = 0; c->up && i < c->net->gpus * c->net->gpus; i++) {
+  for (int i = 0; c->up && i < c->net->rt.gpus * c->net->rt.gpus; i++) {
     free(c->up[i]);
     free(c->down[i]);
   }

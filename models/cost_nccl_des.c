@@ -262,7 +262,7 @@ static void fill(des *d, int n, int nkeys)
     for (int q = 0; q < nkeys; q++) {
       int key = d->queue[q];
       if (d->unfixed[key] > 0)
-        level = fmin(level, fmax(net->links[key / d->c->owners].bw - d->load[key], 0) / d->denom[key]);
+        level = fmin(level, fmax(net->rt.links[key / d->c->owners].bw - d->load[key], 0) / d->denom[key]);
     }
     for (int i = 0; i < n; i++)
       if (!d->fixed[i])
@@ -271,7 +271,7 @@ static void fill(des *d, int n, int nkeys)
     int held = 0;
     for (int q = 0; q < nkeys; q++) { /* the messages of the links saturated at this level */
       int key = d->queue[q];
-      if (d->unfixed[key] == 0 || fmax(net->links[key / d->c->owners].bw - d->load[key], 0) / d->denom[key] > at)
+      if (d->unfixed[key] == 0 || fmax(net->rt.links[key / d->c->owners].bw - d->load[key], 0) / d->denom[key] > at)
         continue;
       const key_list *l = &d->keys[key];
       for (int i = 0; i < l->n; i++) {
@@ -544,7 +544,7 @@ static int hop_class(const cost_ctx *c, const cost_nccl_layout *t, int a, int b)
   int R = c->shape.rpn;
   if (a / R != b / R)
     return NCCL_HW_NET;
-  return topo_graph_nvlink(&t->node, a % R, b % R) ? NCCL_HW_NVLINK : NCCL_HW_PCI;
+  return topo_graph_nvlink(&t->node.g, a % R, b % R) ? NCCL_HW_NVLINK : NCCL_HW_PCI;
 }
 
 /* The connections: every send end matched with the receive end of the same (from, to, tag). */
@@ -600,7 +600,7 @@ static int connect(des *d, int algo)
 
 static int setup(des *d, double start)
 {
-  int p = d->c->p, nkeys = d->c->net->nlinks * d->c->owners + 1;
+  int p = d->c->p, nkeys = d->c->net->rt.nlinks * d->c->owners + 1;
   d->ss = calloc((size_t)d->nst + 1, sizeof *d->ss);
   d->rk = calloc((size_t)p, sizeof *d->rk);
   d->keys = calloc((size_t)nkeys, sizeof *d->keys);

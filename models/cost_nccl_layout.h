@@ -1,6 +1,6 @@
 /* cost_nccl_layout.h: NCCL's channels over the layout as the models see them (internal to
- * models/): the node as topo/channels.c sees it, NCCL's channel count for it, and the
- * channels laid over it. */
+ * models/): node 0's graph (topo/graph.h), NCCL's channel count for it, and the channels
+ * laid over it (topo/channels.h). */
 #ifndef MODELS_COST_NCCL_LAYOUT_H
 #define MODELS_COST_NCCL_LAYOUT_H
 
@@ -8,10 +8,7 @@
 #include "cost.h"
 
 typedef struct {
-  topo_graph node;
-  double *bw;
-  int **route;
-  int *nic;
+  topo_graph_data node;
   int node_channels; /* NCCL's own count */
   int channels;      /* laid out: the larger of it and --channels */
   topo_rings rings;

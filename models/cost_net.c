@@ -6,24 +6,6 @@
 
 #include "common/sa_error.h"
 
-cost_route *cost_routes_new(int gpus) { return calloc((size_t)gpus * (size_t)gpus, sizeof(cost_route)); }
-
-int cost_route_set(cost_route *r, const int *links, int n, double lat, double bw)
-{
-  free(r->link);
-  r->link = n > 0 ? malloc(sizeof(int) * (size_t)n) : NULL;
-  if (n > 0 && !r->link) {
-    r->n = 0;
-    return SA_ENOMEM;
-  }
-  if (n > 0)
-    memcpy(r->link, links, sizeof(int) * (size_t)n);
-  r->n = n;
-  r->lat = lat;
-  r->bw = bw;
-  return 0;
-}
-
 void cost_net_init(cost_net *net)
 {
   memset(net, 0, sizeof *net);
@@ -38,19 +20,8 @@ void cost_net_init(cost_net *net)
   net->weight_s = 8775;
 }
 
-static void free_routes(cost_route *r, int gpus)
-{
-  for (int i = 0; r && i < gpus * gpus; i++)
-    free(r[i].link);
-  free(r);
-}
-
 void cost_net_free(cost_net *net)
 {
-  for (int i = 0; i < COST_NINTRA; i++)
-    free_routes(net->intra[i], net->gpus);
-  for (int i = 0; i < COST_NPAIRS; i++)
-    free_routes(net->inter[i], net->gpus);
-  free(net->links);
+  topo_routes_free(&net->rt);
   memset(net, 0, sizeof *net);
 }

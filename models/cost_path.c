@@ -13,7 +13,7 @@
 
 #include "cost_ctx.h"
 
-static const cost_route *route_at(const cost_route *table, int gpus, int j, int k)
+static const topo_route *route_at(const topo_route *table, int gpus, int j, int k)
 {
   return table ? &table[j * gpus + k] : NULL;
 }
@@ -29,19 +29,19 @@ static int add_key(cost_path *p, int key)
 int cost_path_of(const cost_ctx *c, int a, int b, cost_path *p)
 {
   const cost_net *net = c->net;
-  int rpn = c->shape.rpn, na = a / rpn, nb = b / rpn, j = a % rpn, k = b % rpn, g = net->gpus;
-  const cost_route *r;
+  int rpn = c->shape.rpn, na = a / rpn, nb = b / rpn, j = a % rpn, k = b % rpn, g = net->rt.gpus;
+  const topo_route *r;
   memset(p, 0, sizeof *p);
   if (na == nb)
-    r = route_at(net->intra[c->relabel ? 0 : na], g, j, k);
+    r = route_at(net->rt.intra[c->relabel ? 0 : na], g, j, k);
   else
-    r = route_at(net->inter[na < nb ? COST_R01 : COST_R10], g, j, k);
+    r = route_at(net->rt.inter[na < nb ? TOPO_R01 : TOPO_R10], g, j, k);
   if (!r || r->bw <= 0)
     return SA_ENOROUTE;
   p->lat = r->lat;
   p->bw = r->bw;
   for (int i = 0; i < r->n; i++)
-    p->inv_bw += 1.0 / net->links[r->link[i]].bw;
+    p->inv_bw += 1.0 / net->rt.links[r->link[i]].bw;
   int rc = 0;
   if (!c->relabel || na == nb) {
     for (int i = 0; i < r->n && rc == 0; i++)

@@ -69,11 +69,11 @@ int cost_route_use_of(const cost_ctx *c, int src, int dst, cost_route_use *f)
   if (!(f->penalty > 0))
     f->penalty = 1;
   for (int i = 0; i < p.n && rc == 0; i++)
-    if (c->net->links[p.key[i] / c->owners].shared)
+    if (c->net->rt.links[p.key[i] / c->owners].shared)
       rc = use(f, p.key[i], 1.0);
   if (rc == 0 && c->net->crosstraffic && (rc = cost_path_of(c, dst, src, &back)) == 0)
     for (int i = 0; i < back.n && rc == 0; i++)
-      if (c->net->links[back.key[i] / c->owners].shared)
+      if (c->net->rt.links[back.key[i] / c->owners].shared)
         rc = use(f, back.key[i], COST_CROSSTRAFFIC);
   return rc;
 }
@@ -102,7 +102,7 @@ void cost_share_rates(const cost_ctx *c, const cost_route_use *const *u, const u
         double mine = u[i]->bound * u[i]->penalty;
         for (int k = 0; k < u[i]->n; k++) {
           int key = u[i]->key[k];
-          mine = fmin(mine, fmax(c->net->links[key / c->owners].bw - load[key], 0) / denom[key]);
+          mine = fmin(mine, fmax(c->net->rt.links[key / c->owners].bw - load[key], 0) / denom[key]);
         }
         if (pass == 0) {
           level = fmin(level, mine);
@@ -131,7 +131,7 @@ int cost_pattern(cost_ctx *c, const cost_flow *f, int n, cost_hop *each, cost_ho
   double *left = calloc((size_t)m, sizeof *left), *rate = calloc((size_t)m, sizeof *rate);
   double *done = calloc((size_t)m, sizeof *done);
   unsigned char *active = calloc((size_t)m, 1), *fixed = calloc((size_t)m, 1);
-  double *denom = calloc((size_t)c->net->nlinks * (size_t)c->owners + 1, sizeof *denom);
+  double *denom = calloc((size_t)c->net->rt.nlinks * (size_t)c->owners + 1, sizeof *denom);
   int rc = u && up && left && rate && done && active && fixed && denom ? 0 : SA_ENOMEM;
   for (int i = 0; i < n && rc == 0; i++) {
     rc = cost_route_use_of(c, f[i].src, f[i].dst, &u[i]);

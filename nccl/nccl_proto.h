@@ -22,9 +22,6 @@ enum { NCCL_ARCH_VOLTA, NCCL_ARCH_AMPERE, NCCL_ARCH_HOPPER, NCCL_ARCH_BLACKWELL,
 
 /* Slots per connection: buffers of a connection hold NCCL_STEPS steps (device.h). */
 #define NCCL_STEPS 8
-/* Most channels NCCL runs a collective on (MAXCHANNELS of device.h is 64; the topology
- * search keeps at most half, src/graph/search.cc) */
-#define NCCL_MAX_CHANNELS 32
 /* Most channels --channels may force (the CLI's limit) */
 #define NCCL_FORCED_CHANNELS 64
 

@@ -24,13 +24,13 @@ static const struct {
   int a, b;
   int pair; /* -1 within a node, else COST_R* */
 } tables[] = {{"intra0", 0, 0, -1},    {"intra1", 1, 1, -1},    {"intra2", 2, 2, -1},
-              {"r01", 0, 1, COST_R01}, {"r10", 1, 0, COST_R10}, {"r02", 0, 2, COST_R02},
-              {"r20", 2, 0, COST_R20}, {"r12", 1, 2, COST_R12}, {"r21", 2, 1, COST_R21}};
+              {"r01", 0, 1, TOPO_R01}, {"r10", 1, 0, TOPO_R10}, {"r02", 0, 2, TOPO_R02},
+              {"r20", 2, 0, TOPO_R20}, {"r12", 1, 2, TOPO_R12}, {"r21", 2, 1, TOPO_R21}};
 #define NTABLES (int)(sizeof tables / sizeof tables[0])
 
-static cost_route **table_slot(cost_net *net, int t)
+static topo_route **table_slot(cost_net *net, int t)
 {
-  return tables[t].pair < 0 ? &net->intra[tables[t].a] : &net->inter[tables[t].pair];
+  return tables[t].pair < 0 ? &net->rt.intra[tables[t].a] : &net->rt.inter[tables[t].pair];
 }
 
 static int table_index(const char *name)
@@ -44,7 +44,7 @@ static int table_index(const char *name)
 /* Whether the models read table t whole (platform_probe.c probes those whole). */
 static int whole_table(const plat_file *pf, int t)
 {
-  return tables[t].pair == COST_R12 || tables[t].pair == COST_R21 ? 0
+  return tables[t].pair == TOPO_R12 || tables[t].pair == TOPO_R21 ? 0
          : tables[t].a == 2 && tables[t].b == 2                   ? 0
          : tables[t].a == 1 && tables[t].b == 1                   ? pf->nnodes == 2
                                                                   : 1;
@@ -56,12 +56,12 @@ static int missing_path(const plat_file *pf, char *err, size_t errlen)
 {
   const cost_net *net = &pf->net;
   for (int t = 0; t < NTABLES; t++) {
-    const cost_route *r = *table_slot((cost_net *)net, t);
+    const topo_route *r = *table_slot((cost_net *)net, t);
     if (!r || !whole_table(pf, t) || tables[t].b >= pf->nnodes)
       continue;
-    for (int j = 0; j < net->gpus; j++)
-      for (int k = 0; k < net->gpus; k++) {
-        if ((tables[t].pair < 0 && j == k) || r[j * net->gpus + k].n > 0 || r[j * net->gpus + k].lat > 0)
+    for (int j = 0; j < net->rt.gpus; j++)
+      for (int k = 0; k < net->rt.gpus; k++) {
+        if ((tables[t].pair < 0 && j == k) || r[j * net->rt.gpus + k].n > 0 || r[j * net->rt.gpus + k].lat > 0)
           continue;
         snprintf(err, errlen,
                  "SimGrid gives no path from %s to %s (GPU %d of node %d to GPU %d of node %d), and every rank must "
@@ -96,18 +96,18 @@ static int parse_route(cost_net *net, char *line)
   if (n < 6)
     return SA_EPARSE;
   int tab = table_index(f[1]), j = atoi(f[2]), k = atoi(f[3]), ids[64], nid = 0;
-  if (tab < 0 || j < 0 || k < 0 || j >= net->gpus || k >= net->gpus)
+  if (tab < 0 || j < 0 || k < 0 || j >= net->rt.gpus || k >= net->rt.gpus)
     return SA_EPARSE;
-  cost_route **slot = table_slot(net, tab);
-  if (!*slot && !(*slot = cost_routes_new(net->gpus)))
+  topo_route **slot = table_slot(net, tab);
+  if (!*slot && !(*slot = topo_route_table_new(net->rt.gpus)))
     return SA_ENOMEM;
   for (char *s2 = NULL, *t = n > 6 ? strtok_r(f[6], ",", &s2) : NULL; t && nid < 64; t = strtok_r(NULL, ",", &s2)) {
     ids[nid] = atoi(t);
-    if (ids[nid] < 0 || ids[nid] >= net->nlinks)
+    if (ids[nid] < 0 || ids[nid] >= net->rt.nlinks)
       return SA_EPARSE;
     nid++;
   }
-  return cost_route_set(&(*slot)[j * net->gpus + k], ids, nid, strtod(f[4], NULL), strtod(f[5], NULL)) ? SA_ENOMEM : 0;
+  return topo_route_set(&(*slot)[j * net->rt.gpus + k], ids, nid, strtod(f[4], NULL), strtod(f[5], NULL)) ? SA_ENOMEM : 0;
 }
 
 /* A host property of node 0's first GPU; its value was validated when the platform was
@@ -129,13 +129,13 @@ int plat_net_parse(const char *out, plat_file *pf, char *err, size_t errlen)
 {
   cost_net *net = &pf->net;
   cost_net_init(net);
-  net->nnodes = pf->nnodes;
+  net->rt.nnodes = pf->nnodes;
   /* the probe's GPUs per node: the run's ranks per node (none: the layout did not fit, or
    * more than the probe reads) */
   const char *probe = strncmp(out, "@probe\t", 7) == 0 ? out : strstr(out, "\n@probe\t");
   const char *noprobe = strncmp(out, "@noprobe\t", 9) == 0 ? out : strstr(out, "\n@noprobe\t");
-  net->gpus = probe ? atoi(strchr(probe + 1, '\t') + 1) : 0;
-  if (noprobe || !probe || net->gpus < 1 || net->gpus > PLAT_PROBE_MAX_GPUS) {
+  net->rt.gpus = probe ? atoi(strchr(probe + 1, '\t') + 1) : 0;
+  if (noprobe || !probe || net->rt.gpus < 1 || net->rt.gpus > PLAT_PROBE_MAX_GPUS) {
     if (noprobe)
       snprintf(err, errlen,
                "the cost models read the routes between every two GPUs of a node, for at most %d ranks per node, "
@@ -143,15 +143,15 @@ int plat_net_parse(const char *out, plat_file *pf, char *err, size_t errlen)
                PLAT_PROBE_MAX_GPUS, atoi(strchr(noprobe + 1, '\t') + 1));
     else
       snprintf(err, errlen, "the platform's network was not probed");
-    net->gpus = 0;
+    net->rt.gpus = 0;
     return SA_ELAYOUT;
   }
   for (const char *c = strstr(out, "@link\t"); c; c = strstr(c + 1, "@link\t"))
-    net->nlinks++;
-  net->links = calloc((size_t)(net->nlinks ? net->nlinks : 1), sizeof *net->links);
+    net->rt.nlinks++;
+  net->rt.links = calloc((size_t)(net->rt.nlinks ? net->rt.nlinks : 1), sizeof *net->rt.links);
   pf->cfg_lat_factor = config_change(out, "smpi/lat-factor");
   pf->cfg_bw_factor = config_change(out, "smpi/bw-factor");
-  int rc = net->links ? 0 : SA_ENOMEM;
+  int rc = net->rt.links ? 0 : SA_ENOMEM;
   char why[256];
   if (rc == 0)
     rc = plat_setting_apply(net, "smpi/lat-factor", pf->cfg_lat_factor ? pf->cfg_lat_factor : SMPI_DEFAULT_LAT_FACTOR, why,
@@ -172,10 +172,10 @@ int plat_net_parse(const char *out, plat_file *pf, char *err, size_t errlen)
     if (strncmp(line, "@link\t", 6) == 0) {
       int i, shared;
       double bw, lat;
-      if (sscanf(line + 6, "%d\t%lf\t%lf\t%d", &i, &bw, &lat, &shared) != 4 || i < 0 || i >= net->nlinks)
+      if (sscanf(line + 6, "%d\t%lf\t%lf\t%d", &i, &bw, &lat, &shared) != 4 || i < 0 || i >= net->rt.nlinks)
         rc = SA_EPARSE;
       else
-        net->links[i] = (cost_link){bw, lat, shared};
+        net->rt.links[i] = (topo_link){bw, lat, shared};
     } else if (strncmp(line, "@route\t", 7) == 0) {
       rc = parse_route(net, line);
       routes++;
@@ -187,7 +187,7 @@ int plat_net_parse(const char *out, plat_file *pf, char *err, size_t errlen)
     }
     free(line);
   }
-  if (rc == 0 && (routes == 0 || !net->intra[0]) && net->gpus > 1)
+  if (rc == 0 && (routes == 0 || !net->rt.intra[0]) && net->rt.gpus > 1)
     rc = NO_ROUTES;
   if (rc == 0 && (rc = missing_path(pf, err, errlen)) != 0)
     return rc;

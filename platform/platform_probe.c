@@ -77,7 +77,7 @@ static void table(const char *name, int a, int b, int whole)
   int g = probe_gpus;
   for (int j = 0; j < g; j++)
     for (int k = 0; k < g; k++)
-      if (whole || cost_route_sampled(j, k, g))
+      if (whole || topo_route_sampled(j, k, g))
         route(name, a, j, b, k);
 }
 

@@ -19,7 +19,7 @@ static cost_net net;
 static int gpu_link(int node, int gpu, int down) { return (node * G + gpu) * 2 + down; }
 static int nic_link(int node, int down) { return 2 * M * G + 2 * node + down; }
 
-static void set_route(cost_route *r, int a, int j, int b, int k)
+static void set_route(topo_route *r, int a, int j, int b, int k)
 {
   int l[4], n = 0;
   l[n++] = gpu_link(a, j, 0);
@@ -28,12 +28,12 @@ static void set_route(cost_route *r, int a, int j, int b, int k)
     l[n++] = nic_link(b, 1);
   }
   l[n++] = gpu_link(b, k, 1);
-  ck_assert_int_eq(cost_route_set(r, l, n, a == b ? 2 * US : 10 * US, a == b ? 100e9 : 10e9), 0);
+  ck_assert_int_eq(topo_route_set(r, l, n, a == b ? 2 * US : 10 * US, a == b ? 100e9 : 10e9), 0);
 }
 
-static cost_route *table(int a, int b)
+static topo_route *table(int a, int b)
 {
-  cost_route *t = cost_routes_new(G);
+  topo_route *t = topo_route_table_new(G);
   for (int j = 0; j < G; j++)
     for (int k = 0; k < G; k++)
       if (a != b || j != k)
@@ -45,20 +45,20 @@ static cost_route *table(int a, int b)
 static void build(int nnodes)
 {
   cost_net_init(&net);
-  net.nnodes = nnodes;
-  net.gpus = G;
-  net.nlinks = 2 * M * G + 2 * M;
-  net.links = calloc((size_t)net.nlinks, sizeof *net.links);
-  for (int i = 0; i < net.nlinks; i++)
-    net.links[i] = i < 2 * M * G ? (cost_link){100e9, 1 * US, 1} : (cost_link){10e9, 4 * US, 1};
-  net.intra[0] = table(0, 0);
+  net.rt.nnodes = nnodes;
+  net.rt.gpus = G;
+  net.rt.nlinks = 2 * M * G + 2 * M;
+  net.rt.links = calloc((size_t)net.rt.nlinks, sizeof *net.rt.links);
+  for (int i = 0; i < net.rt.nlinks; i++)
+    net.rt.links[i] = i < 2 * M * G ? (topo_link){100e9, 1 * US, 1} : (topo_link){10e9, 4 * US, 1};
+  net.rt.intra[0] = table(0, 0);
   if (nnodes == 2)
-    net.intra[1] = table(1, 1);
-  net.inter[COST_R01] = table(0, 1);
-  net.inter[COST_R10] = table(1, 0);
+    net.rt.intra[1] = table(1, 1);
+  net.rt.inter[TOPO_R01] = table(0, 1);
+  net.rt.inter[TOPO_R10] = table(1, 0);
   if (nnodes >= 3) {
-    net.inter[COST_R02] = table(0, 2);
-    net.inter[COST_R20] = table(2, 0);
+    net.rt.inter[TOPO_R02] = table(0, 2);
+    net.rt.inter[TOPO_R20] = table(2, 0);
   }
   net.compute.reduce_bw = 100e9;
   net.compute.copy_bw = 200e9;
@@ -365,32 +365,32 @@ END_TEST
 START_TEST(coverage_says_where_the_assumptions_break)
 {
   build(3);
-  net.intra[1] = table(1, 1);
-  net.intra[2] = table(2, 2);
-  net.inter[COST_R12] = table(1, 2);
-  net.inter[COST_R21] = table(2, 1);
+  net.rt.intra[1] = table(1, 1);
+  net.rt.intra[2] = table(2, 2);
+  net.rt.inter[TOPO_R12] = table(1, 2);
+  net.rt.inter[TOPO_R21] = table(2, 1);
   cost_shape shape = {3, 2, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER, -1, 0, NULL, 0};
   cost_cover w;
   cost_cover_check(&net, &shape, &w);
   ck_assert_int_eq(w.n, 0);
   /* node 2's GPUs: 6 us apart instead of 2 */
   for (int i = 0; i < G * G; i++)
-    net.intra[2][i].lat *= 3;
+    net.rt.intra[2][i].lat *= 3;
   cost_cover_check(&net, &shape, &w);
   ck_assert_int_eq(w.n, 1);
   ck_assert_double_eq_tol(w.factor[0], 3.0, 1e-12);
   ck_assert_ptr_nonnull(strstr(w.text[0], "node 2's routes between its GPUs differ from node 0's by up to 3.00x in latency"));
   for (int i = 0; i < G * G; i++)
-    net.intra[2][i].lat /= 3;
+    net.rt.intra[2][i].lat /= 3;
   /* a spine of 10 GB/s on every route between nodes: 3 nodes at 10 GB/s each need 3x it */
-  int spine = net.nlinks++;
-  net.links = realloc(net.links, sizeof *net.links * (size_t)net.nlinks);
-  net.links[spine] = (cost_link){10e9, 1 * US, 1};
-  for (int t = 0; t < COST_NPAIRS; t++)
+  int spine = net.rt.nlinks++;
+  net.rt.links = realloc(net.rt.links, sizeof *net.rt.links * (size_t)net.rt.nlinks);
+  net.rt.links[spine] = (topo_link){10e9, 1 * US, 1};
+  for (int t = 0; t < TOPO_NPAIRS; t++)
     for (int i = 0; i < G * G; i++) {
-      cost_route *r = &net.inter[t][i];
+      topo_route *r = &net.rt.inter[t][i];
       int l[5] = {r->link[0], r->link[1], spine, r->link[2], r->link[3]};
-      ck_assert_int_eq(cost_route_set(r, l, 5, r->lat, r->bw), 0);
+      ck_assert_int_eq(topo_route_set(r, l, 5, r->lat, r->bw), 0);
     }
   cost_cover_check(&net, &shape, &w);
   ck_assert_int_eq(w.n, 1);

@@ -56,24 +56,24 @@ static int by_sig(const void *a, const void *b)
 }
 
 /* Every route table of a network: within nodes 0..2, then between the pairs of nodes. */
-#define NTABLES (COST_NINTRA + COST_NPAIRS)
-static void all_tables(const cost_net *net, const cost_route **t)
+#define NTABLES (TOPO_NINTRA + TOPO_NPAIRS)
+static void all_tables(const topo_routes *rt, const topo_route **t)
 {
-  for (int k = 0; k < COST_NINTRA; k++)
-    t[k] = net->intra[k];
-  for (int k = 0; k < COST_NPAIRS; k++)
-    t[COST_NINTRA + k] = net->inter[k];
+  for (int k = 0; k < TOPO_NINTRA; k++)
+    t[k] = rt->intra[k];
+  for (int k = 0; k < TOPO_NPAIRS; k++)
+    t[TOPO_NINTRA + k] = rt->inter[k];
 }
 
-static sig *signatures(const cost_net *net)
+static sig *signatures(const topo_routes *rt)
 {
-  sig *s = calloc((size_t)net->nlinks, sizeof *s);
-  const cost_route *tables[NTABLES];
-  all_tables(net, tables);
-  int g = net->gpus;
-  for (int l = 0; l < net->nlinks; l++) {
-    s[l].bw = net->links[l].bw;
-    s[l].lat = net->links[l].lat;
+  sig *s = calloc((size_t)rt->nlinks, sizeof *s);
+  const topo_route *tables[NTABLES];
+  all_tables(rt, tables);
+  int g = rt->gpus;
+  for (int l = 0; l < rt->nlinks; l++) {
+    s[l].bw = rt->links[l].bw;
+    s[l].lat = rt->links[l].lat;
   }
   for (int k = 0; k < NTABLES; k++)
     for (int r = 0; tables[k] && r < g * g; r++)
@@ -82,7 +82,7 @@ static sig *signatures(const cost_net *net)
         ck_assert_int_lt(x->n, 4096);
         x->route[x->n++] = k * g * g + r;
       }
-  qsort(s, (size_t)net->nlinks, sizeof *s, by_sig);
+  qsort(s, (size_t)rt->nlinks, sizeof *s, by_sig);
   return s;
 }
 
@@ -91,19 +91,20 @@ static sig *signatures(const cost_net *net)
 static void same_network(const topo_cluster *t, const char *name)
 {
   plat_file pf;
-  topo_tnet tn;
+  topo_routes rt;
+  topo_hop *hops;
   load(t, name, &pf);
-  ck_assert_int_eq(topo_tnet_build(t, NULL, &tn), 0);
-  const cost_net *a = &pf.net, *b = &tn.net;
+  ck_assert_int_eq(topo_routes_of(t, &rt, &hops), 0);
+  const topo_routes *a = &pf.net.rt, *b = &rt;
   ck_assert_msg(a->nlinks == b->nlinks, "%s: SimGrid %d links, topo %d", name, a->nlinks, b->nlinks);
-  const cost_route *ta[NTABLES], *tb[NTABLES];
+  const topo_route *ta[NTABLES], *tb[NTABLES];
   all_tables(a, ta);
   all_tables(b, tb);
   for (int k = 0; k < NTABLES; k++) {
     ck_assert_msg(!ta[k] == !tb[k], "%s: table %d", name, k);
     for (int r = 0; ta[k] && r < t->gpus * t->gpus; r++) {
       ck_assert_int_eq(ta[k][r].n, tb[k][r].n);
-      if ((k < COST_NINTRA && r / t->gpus == r % t->gpus) || ta[k][r].n == 0)
+      if ((k < TOPO_NINTRA && r / t->gpus == r % t->gpus) || ta[k][r].n == 0)
         continue; /* a GPU to itself, or a pair a sampled table leaves out: no route */
       ck_assert_msg(fabs(ta[k][r].lat - tb[k][r].lat) <= 1e-12 && fabs(ta[k][r].bw / tb[k][r].bw - 1) < 1e-9,
                     "%s: table %d route %d: %g s %g B/s vs %g s %g B/s", name, k, r, ta[k][r].lat, ta[k][r].bw,
@@ -117,7 +118,8 @@ static void same_network(const topo_cluster *t, const char *name)
                   sa[l].n, sa[l].route[0], sa[l].bw, sa[l].lat, sb[l].n, sb[l].route[0], sb[l].bw, sb[l].lat);
   free(sa);
   free(sb);
-  topo_tnet_free(&tn);
+  topo_routes_free(&rt);
+  free(hops);
   plat_free(&pf);
 }
 
@@ -161,10 +163,10 @@ START_TEST(rails_and_the_fat_tree_show_in_the_routes)
   topo_cluster t = rails(4, 8);
   plat_file pf;
   load(&t, "r4", &pf);
-  const cost_net *n = &pf.net;
+  const topo_routes *n = &pf.net.rt;
   int g = 8;
-  const cost_route *in = &n->intra[0][1 * g + 6], *same = &n->inter[COST_R01][3 * g + 3],
-                   *cross = &n->inter[COST_R01][3 * g + 5];
+  const topo_route *in = &n->intra[0][1 * g + 6], *same = &n->inter[TOPO_R01][3 * g + 3],
+                   *cross = &n->inter[TOPO_R01][3 * g + 5];
   ck_assert_int_eq(in->n, 2);
   ck_assert_double_eq_tol(in->bw, 450e9, 1);
   ck_assert_double_eq_tol(in->lat, 2e-6, 1e-12);
@@ -188,10 +190,10 @@ START_TEST(rail_units_delay_and_limit_as_one_switch)
   ck_assert_int_eq(topo_unit_of(&t, 4), 2);
   plat_file pf;
   load(&t, "u5", &pf);
-  const cost_net *n = &pf.net;
+  const topo_routes *n = &pf.net.rt;
   int g = 8;
-  const cost_route *unit = &n->inter[COST_R01][2 * g + 2], *units = &n->inter[COST_R02][3 * g + 3],
-                   *cross = &n->inter[COST_R02][3 * g + 5];
+  const topo_route *unit = &n->inter[TOPO_R01][2 * g + 2], *units = &n->inter[TOPO_R02][3 * g + 3],
+                   *cross = &n->inter[TOPO_R02][3 * g + 5];
   ck_assert_int_eq(unit->n, 2); /* nodes 0 and 1: one unit */
   ck_assert_int_eq(units->n, 4); /* nodes 0 and 2: NIC, unit 0 up, unit 1 down, NIC */
   ck_assert_double_eq_tol(units->lat, 4e-6, 1e-12);

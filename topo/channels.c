@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nccl/nccl_proto.h"
 
 /* NVLink-class: faster than any PCIe gen3 x16 (15.75 GB/s raw). */
 #define NVLINK_CLASS_BW 20e9
@@ -102,7 +101,7 @@ int topo_graph_gpus_per_nic(const topo_graph *g)
 int topo_graph_channels(const topo_graph *g, int nodes)
 {
   int c = 2 * (int)(topo_graph_nvlink_bw(g) / NVLINK_LINK_BW + 0.5);
-  c = c < 2 ? 2 : c > NCCL_MAX_CHANNELS ? NCCL_MAX_CHANNELS : c;
+  c = c < 2 ? 2 : c > TOPO_MAX_CHANNELS ? TOPO_MAX_CHANNELS : c;
   int nics = nic_count(g);
   if (nodes > 1 && nics > 0 && c > 2 * nics)
     c = 2 * nics;

@@ -1,20 +1,16 @@
-/* channels.h: how NCCL lays its channels over a node, from the node's routes: how many
- * channels, and for each the order it visits the node's GPUs in. The runner (nccl_comm.c,
- * from SimGrid's routes) and the cost models (from the probed routes) both call it, so the
+/* channels.h: the channel view of a topology: how NCCL lays its channels over a node, from
+ * the node's graph (graph.h): how many channels, and for each the order it visits the node's
+ * GPUs in, and the trees over them. The runner (algos/nccl_comm.c and algos/ring_orders.c,
+ * from SimGrid's routes) and the cost models (from the route view) both call it, so the
  * simulated rings and the modelled ones are the same. No MPI, no SimGrid here. */
 #ifndef TOPO_CHANNELS_H
 #define TOPO_CHANNELS_H
 
-/* A node as the search sees it: its GPUs, the links of the route between every ordered pair
- * of them, each link's bandwidth, and which NIC each GPU leaves the node through. */
-typedef struct {
-  int gpus;
-  int nlinks;
-  const double *bw;          /* [link]: bytes/s */
-  const int *const *route;   /* [a * gpus + b]: link indices, -1 terminated (NULL for a == b) */
-  const int *nic;            /* [gpu]: any id of the first link of its routes to another node;
-                              * NULL when the run has one node */
-} topo_graph;
+#include "graph.h"
+
+/* The most channels NCCL lays over a node: MAXCHANNELS is 64 (src/include/device.h), and its
+ * topology search keeps at most half of them (src/graph/search.cc, v2.26.2). */
+#define TOPO_MAX_CHANNELS 32
 
 /* Channels laid over the node: channel c visits GPUs order[c * gpus + 0 .. gpus-1]. With one
  * node the order is a cycle; across nodes it is a path entered from the previous node at its

@@ -272,7 +272,7 @@ void topo_to_nic(const topo_cluster *t, int node, int j, topo_path *p)
   add(p, TOPO_LK_NIC, node, nic, 0, 1);
 }
 
-void topo_route(const topo_cluster *t, int a, int j, int b, int k, topo_path *p)
+void topo_path_between(const topo_cluster *t, int a, int j, int b, int k, topo_path *p)
 {
   if (a == b) {
     topo_intra(t, a, j, k, p);

@@ -101,6 +101,6 @@ void topo_unit_range(const topo_cluster *t, int u, int *first, int *end);
  * of node b (a != b: to_nic, the uplinks when the leaves differ, the other to_nic reversed). */
 void topo_intra(const topo_cluster *t, int node, int j, int k, topo_path *p);
 void topo_to_nic(const topo_cluster *t, int node, int j, topo_path *p);
-void topo_route(const topo_cluster *t, int a, int j, int b, int k, topo_path *p);
+void topo_path_between(const topo_cluster *t, int a, int j, int b, int k, topo_path *p);
 
 #endif

@@ -122,7 +122,7 @@ public:
     if (s == d)
       return; /* as the file's one-host zones: nothing between a GPU and itself */
     topo_path p;
-    topo_route(&topo_, node_of_[s], gpu_of_[s], node_of_[d], gpu_of_[d], &p);
+    topo_path_between(&topo_, node_of_[s], gpu_of_[s], node_of_[d], gpu_of_[d], &p);
     for (int i = 0; i < p.n; i++) {
       const Halves &l = links_[index(p.h[i])];
       into->link_list_.push_back(p.h[i].up ? l.up : l.down);
