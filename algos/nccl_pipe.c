@@ -263,7 +263,7 @@ static int finish(pipe_run *r, ar_pipe_stream *s)
   return rc;
 }
 
-/* Seconds of GPU time an operation takes (nccl_proto.h: the sum, and the protocol's writing
+/* Seconds of GPU time an operation takes (nccl_sched.h: the sum, and the protocol's writing
  * of what it sends). */
 static double sum_time(const pipe_run *r, const ar_pipe_stream *s, const nccl_op *op)
 {

@@ -1,5 +1,5 @@
-/* cost_ctx.c: the model context (layout, link ownership, the runner's start skew), the
- * time of a hop and of device work, and the dispatch from algorithm names to models. */
+/* cost_ctx.c: the model context (layout, link ownership, the runner's start skew, what the
+ * models keep), the time of a hop and of device work, results. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,16 +100,26 @@ int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out)
   return 0;
 }
 
-int cost_cache_keep(cost_ctx *c, int slot, void *data, void (*release)(void *), int rc, void **out)
+void *cost_cache_get(const cost_ctx *c, const void *key)
+{
+  for (int i = 0; i < c->ncache; i++)
+    if (c->cache[i].key == key)
+      return c->cache[i].data;
+  return NULL;
+}
+
+int cost_cache_keep(cost_ctx *c, const void *key, void *data, void (*release)(void *), int rc, void **out)
 {
   *out = NULL;
+  if (rc == 0 && c->ncache == COST_MAX_CACHE)
+    rc = SA_ENOMEM;
   if (rc) {
     if (data)
       release(data);
     return rc;
   }
-  c->cache[slot] = *out = data;
-  c->cache_free[slot] = release;
+  c->cache[c->ncache++] = (cost_cache_entry){key, data, release};
+  *out = data;
   return 0;
 }
 
@@ -117,9 +127,9 @@ void cost_ctx_free(cost_ctx *c)
 {
   if (!c)
     return;
-  for (int i = 0; i < COST_NCACHE; i++)
-    if (c->cache[i] && c->cache_free[i])
-      c->cache_free[i](c->cache[i]);
+  for (int i = 0; i < c->ncache; i++)
+    if (c->cache[i].data && c->cache[i].release)
+      c->cache[i].release(c->cache[i].data);
   for (int i = 0; c->up && i < c->net->rt.gpus * c->net->rt.gpus; i++) {
     free(c->up[i]);
     free(c->down[i]);
@@ -187,63 +197,6 @@ void cost_result_phase(cost_result *r, const char *name, double s)
     return;
   r->phase_name[r->nphases] = name;
   r->phase_s[r->nphases++] = s;
-}
-
-typedef int (*cost_fn)(cost_ctx *, uint64_t, cost_result *);
-
-/* Every algorithm of algos/algo_list.h with its model (NULL: none). */
-static const struct {
-  const char *name;
-  cost_fn fn;
-  unsigned flags;
-} models[] = {
-#define COST_MODEL_ROW(id, name, flags, cost, phases, desc) {name, cost, flags},
-    AR_ALGO_LIST(COST_MODEL_ROW)
-#undef COST_MODEL_ROW
-};
-
-static int model_index(const char *algo)
-{
-  for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
-    if (strcmp(models[i].name, algo) == 0)
-      return models[i].fn ? (int)i : -1;
-  return -1;
-}
-
-int cost_has_model(const char *algo) { return model_index(algo) >= 0; }
-
-/* What every dense algorithm does alike: nothing for no elements, a copy of its input on one
- * rank. Returns 1 when that is all (r filled), else 0. */
-static int trivial(cost_ctx *c, uint64_t count, cost_result *r)
-{
-  if (count == 0)
-    return 1;
-  if (c->p > 1)
-    return 0;
-  cost_result_phase(r, AR_PH_COPY, cost_copy_time(c, count));
-  return 1;
-}
-
-int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r)
-{
-  cost_result_init(r);
-  int i = model_index(algo);
-  if (i < 0)
-    return SA_ENOMODEL;
-  uint64_t count = bytes / (uint64_t)c->shape.elem;
-  if (count == 0 || ((models[i].flags & AR_DENSE) && trivial(c, count, r)))
-    return 0;
-  return models[i].fn(c, count, r);
-}
-
-int cost_predict_nccl_at(cost_ctx *c, int algo, int proto, int channels, uint64_t bytes, cost_result *r)
-{
-  cost_result_init(r);
-  uint64_t count = bytes / (uint64_t)c->shape.elem;
-  if (trivial(c, count, r))
-    return 0;
-  return algo == COST_NCCL_TREE ? cost_nccl_tree_time(c, count, proto, channels, r)
-                                : cost_nccl_ring_time(c, count, proto, channels, r);
 }
 
 void cost_result_skew(cost_result *r, int phase, double s)

@@ -1,9 +1,10 @@
-/* cost_ctx.h: the pieces the algorithm models share (internal to models/): paths between
- * ranks, link loads of a set of messages in flight together, hop times, device work. */
+/* cost_ctx.h: the base every model builds on (internal to models/): the context of a layout,
+ * paths between ranks, link loads of a set of messages in flight together, hop times,
+ * device work, results, and what a model keeps for the next sizes. It knows no model: the
+ * models' entry points are in cost_models.h, the dispatch to them in cost.c. */
 #ifndef COST_CTX_H
 #define COST_CTX_H
 
-#include "algos/algo_list.h"
 #include "cost.h"
 
 #define COST_MAX_ROUTE 16  /* links of one route that can be shared */
@@ -34,9 +35,14 @@ typedef struct {
   cost_hop h[COST_MAX_CLASSES];
 } cost_hops;
 
-/* Models that build per-layout data keep it here, freed with the context. */
-enum { COST_CACHE_RING, COST_CACHE_HIER, COST_CACHE_TOPK, COST_CACHE_RHD, COST_CACHE_NAIVE, COST_CACHE_TREE, COST_CACHE_TWOTREE,
-       COST_CACHE_NCCL, COST_CACHE_NCCL_SHAPE, COST_CACHE_NCCL_STEADY, COST_NCACHE };
+/* What a model derived for a layout, kept under a key of the model's own (the address of a
+ * static object of its file), freed with the context. Ten are kept today. */
+#define COST_MAX_CACHE 16
+typedef struct {
+  const void *key;
+  void *data;
+  void (*release)(void *);
+} cost_cache_entry;
 
 struct cost_ctx {
   const cost_net *net;
@@ -49,15 +55,18 @@ struct cost_ctx {
   double skew_max;           /* the largest barrier release delay after rank 0 */
   double skew_node0;         /* the largest of them among rank 0's own node */
   double *skew;              /* [i]: rank i's delay (skew[0] = 0) */
-  void *cache[COST_NCACHE];
-  void (*cache_free[COST_NCACHE])(void *);
+  cost_cache_entry cache[COST_MAX_CACHE];
+  int ncache;
 };
 
 int cost_path_of(const cost_ctx *c, int a, int b, cost_path *p);
 
-/* Keeps what a model derived for this layout in cache slot `slot` for the next sizes, or,
- * when rc says building it failed, frees it with release. Returns rc. */
-int cost_cache_keep(cost_ctx *c, int slot, void *data, void (*release)(void *), int rc, void **out);
+/* What the model of `key` kept for this layout (NULL: nothing yet). */
+void *cost_cache_get(const cost_ctx *c, const void *key);
+/* Keeps what a model derived for this layout under `key` for the next sizes (*out = data),
+ * or, when rc says building it failed or the context holds COST_MAX_CACHE already, frees it
+ * with release (*out = NULL). Returns rc, or SA_ENOMEM when full. */
+int cost_cache_keep(cost_ctx *c, const void *key, void *data, void (*release)(void *), int rc, void **out);
 
 /* Hops of messages of equal size all sent at once, sharing the links as SimGrid shares
  * them (cost_share.c). each (may be NULL) receives every flow's hop, out the non-dominated
@@ -114,33 +123,6 @@ void cost_result_phase(cost_result *r, const char *name, double s);
 /* Adds s of the runner's start skew to a phase (negative: from the end), where the runner's
  * phase clock sees it: the first phase whose end waits for ranks that started late. */
 void cost_result_skew(cost_result *r, int phase, double s);
-
-/* Per-algorithm models, `count` elements per rank; count > 0 and p > 1 (cost_predict
- * handles the rest). Each returns 0 or a COST_E* code. */
-int cost_ring(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_hier(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_rhd(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_naive(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_tree(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_twotree(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_topk(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_hitopk(cost_ctx *c, uint64_t count, cost_result *r);
-/* NCCL's algorithms at the choice cost_nccl_plan makes for the size (cost_nccl_ring.c,
- * cost_nccl_tree.c; nccl: whichever NCCL picks, cost_nccl_choice.c), and each at a given
- * protocol and channel count, replaying the runner's pipeline (cost_nccl_des.c). */
-int cost_nccl_ring(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_nccl_tree(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_nccl(cost_ctx *c, uint64_t count, cost_result *r);
-int cost_nccl_ring_time(cost_ctx *c, uint64_t count, int proto, int channels, cost_result *r);
-int cost_nccl_tree_time(cost_ctx *c, uint64_t count, int proto, int channels, cost_result *r);
-
-
-/* The hops of hier's two patterns (each node's ring; the rings across nodes of the ranks
- * with the same local index), which hitopk shares. */
-typedef struct {
-  cost_hops intra, inter;
-} cost_hier_hops;
-int cost_hier_hops_of(cost_ctx *c, cost_hier_hops **out);
 
 /* Elements in the largest of `parts` near-equal parts of count (as kn_part_len splits). */
 static inline uint64_t cost_ceil_div(uint64_t count, uint64_t parts) { return parts ? (count + parts - 1) / parts : 0; }

@@ -3,11 +3,14 @@
  * across nodes), a ring allgather inside the node. */
 #include <stdlib.h>
 
-#include "cost_ctx.h"
+#include "cost_models.h"
+
+/* the key of what this model keeps for a layout (cost_ctx.h) */
+static char hier_key;
 
 int cost_hier_hops_of(cost_ctx *c, cost_hier_hops **out)
 {
-  if ((*out = c->cache[COST_CACHE_HIER]))
+  if ((*out = cost_cache_get(c, &hier_key)))
     return 0;
   int p = c->p, R = c->shape.rpn, m = c->shape.nodes;
   cost_hier_hops *h = calloc(1, sizeof *h);
@@ -24,7 +27,7 @@ int cost_hier_hops_of(cost_ctx *c, cost_hier_hops **out)
     rc = cost_pattern(c, f, p, NULL, &h->inter);
   }
   free(f);
-  return cost_cache_keep(c, COST_CACHE_HIER, h, free, rc, (void **)out);
+  return cost_cache_keep(c, &hier_key, h, free, rc, (void **)out);
 }
 
 int cost_hier(cost_ctx *c, uint64_t count, cost_result *r)

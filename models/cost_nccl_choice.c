@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cost_ctx.h"
+#include "cost_models.h"
 
 int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choice *out)
 {

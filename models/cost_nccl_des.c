@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algos/algo_list.h"
 #include "cost_nccl_layout.h"
 
 enum { EV_LAT, EV_OP, EV_WAKE, EV_POSTED, EV_DONE };
@@ -400,7 +401,7 @@ static int readiness(const des *d, int s, const nccl_op *op, double *t)
   return *t <= d->now ? READY : LATER;
 }
 
-/* The GPU time of an operation (nccl_proto.h). */
+/* The GPU time of an operation (nccl/nccl_sched.h). */
 static double sum_time(const des *d, int s, const nccl_op *op)
 {
   double w = d->st[s].weight > 1 ? d->st[s].weight : 1;
@@ -729,11 +730,14 @@ typedef struct {
   } e[STEADY_MEMO];
 } steady_memo;
 
+/* the key of the memo kept for a layout (cost_ctx.h) */
+static char memo_key;
+
 static int memo_replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_nccl_model_fn fn, cost_result *r)
 {
-  steady_memo *m = c->cache[COST_CACHE_NCCL_STEADY];
+  steady_memo *m = cost_cache_get(c, &memo_key);
   if (!m) {
-    int rc = cost_cache_keep(c, COST_CACHE_NCCL_STEADY, calloc(1, sizeof *m), free, 0, (void **)&m);
+    int rc = cost_cache_keep(c, &memo_key, calloc(1, sizeof *m), free, 0, (void **)&m);
     if (rc == 0 && !m)
       return fn(c, count, proto, nc, r);
   }

@@ -19,9 +19,12 @@ static void layout_free(void *x)
   free(t);
 }
 
+/* the key of what this model keeps for a layout (cost_ctx.h) */
+static char layout_key;
+
 int cost_nccl_layout_of(cost_ctx *c, cost_nccl_layout **out)
 {
-  if ((*out = c->cache[COST_CACHE_NCCL]))
+  if ((*out = cost_cache_get(c, &layout_key)))
     return 0;
   cost_nccl_layout *t = calloc(1, sizeof *t);
   /* node 0's first GPUs, and its NICs from its routes to node 1 */
@@ -32,7 +35,7 @@ int cost_nccl_layout_of(cost_ctx *c, cost_nccl_layout **out)
     if (topo_search_rings(&t->node.g, c->shape.nodes, t->channels, &t->rings) != 0)
       rc = SA_ENOMEM;
   }
-  return cost_cache_keep(c, COST_CACHE_NCCL, t, layout_free, rc, (void **)out);
+  return cost_cache_keep(c, &layout_key, t, layout_free, rc, (void **)out);
 }
 
 /* The bandwidth per GPU NVLink generations give each direction (V100 6 x 25 GB/s, A100 12 x

@@ -9,7 +9,7 @@
 
 #include "kernels/parts.h"
 #include "nccl/nccl_sched.h"
-#include "cost_ctx.h"
+#include "cost_models.h"
 #include "cost_nccl_des.h"
 #include "cost_nccl_layout.h"
 

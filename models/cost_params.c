@@ -54,14 +54,16 @@ void cost_ctx_params(const cost_ctx *c, cost_params *p)
   p->start_skew_s = c->skew_max;
 }
 
+/* the key of the shape kept for a layout (cost_ctx.h) */
+static char shape_key;
+
 void cost_ctx_nccl_shape(cost_ctx *c, cost_nccl_shape *s)
 {
-  cost_nccl_shape *kept = c->cache[COST_CACHE_NCCL_SHAPE];
+  cost_nccl_shape *kept = cost_cache_get(c, &shape_key);
   if (!kept && (kept = malloc(sizeof *kept))) {
     double k = shared_inter_kappa(c);
     cost_nccl_shape_of(c, kept, isnan(k) || k <= 0 ? 0 : c->shape.rpn / k);
-    c->cache[COST_CACHE_NCCL_SHAPE] = kept;
-    c->cache_free[COST_CACHE_NCCL_SHAPE] = free;
+    cost_cache_keep(c, &shape_key, kept, free, 0, (void **)&kept);
   }
   if (kept)
     *s = *kept;

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cost_ctx.h"
+#include "cost_models.h"
 
 typedef struct {
   int P, r, log2P;
@@ -32,9 +32,12 @@ static void rhd_free(void *x)
 /* The code's renumbering: ranks 2v+1 (v < r) and v+r (v >= r) stay in. */
 static int real_rank(int v, int r) { return v < r ? 2 * v + 1 : v + r; }
 
+/* the key of what this model keeps for a layout (cost_ctx.h) */
+static char rhd_key;
+
 static int rhd_hops_of(cost_ctx *c, rhd_hops **out)
 {
-  if ((*out = c->cache[COST_CACHE_RHD]))
+  if ((*out = cost_cache_get(c, &rhd_key)))
     return 0;
   int p = c->p, P = 1, k = 0;
   while (P * 2 <= p)
@@ -67,7 +70,7 @@ static int rhd_hops_of(cost_ctx *c, rhd_hops **out)
     rc = cost_pattern(c, f, P, h->step + (size_t)s * (size_t)P, NULL);
   }
   free(f);
-  return cost_cache_keep(c, COST_CACHE_RHD, h, rhd_free, rc, (void **)out);
+  return cost_cache_keep(c, &rhd_key, h, rhd_free, rc, (void **)out);
 }
 
 /* One exchange step of every renumbered rank with its partner: it starts when both are

@@ -5,11 +5,14 @@
  * GPUs hang off one link each (on NVLink meshes it picks other orders: pessimistic there). */
 #include <stdlib.h>
 
-#include "cost_ctx.h"
+#include "cost_models.h"
+
+/* the key of what this model keeps for a layout (cost_ctx.h) */
+static char ring_key;
 
 static int ring_hops(cost_ctx *c, cost_hops **out)
 {
-  if ((*out = c->cache[COST_CACHE_RING]))
+  if ((*out = cost_cache_get(c, &ring_key)))
     return 0;
   int p = c->p, C = c->shape.channels;
   cost_hops *h = calloc(1, sizeof *h);
@@ -21,7 +24,7 @@ static int ring_hops(cost_ctx *c, cost_hops **out)
   if (rc == 0)
     rc = cost_pattern(c, f, p * C, NULL, h);
   free(f);
-  return cost_cache_keep(c, COST_CACHE_RING, h, free, rc, (void **)out);
+  return cost_cache_keep(c, &ring_key, h, free, rc, (void **)out);
 }
 
 int cost_ring(cost_ctx *c, uint64_t count, cost_result *r)

@@ -8,13 +8,16 @@
 #include <stdlib.h>
 
 #include "kernels/topk_select.h"
-#include "cost_ctx.h"
+#include "cost_models.h"
 
 #define INDEX_BYTES 4 /* indices travel as 32-bit integers */
 
+/* the key of what this model keeps for a layout (cost_ctx.h) */
+static char topk_key;
+
 static int ring_hops(cost_ctx *c, cost_hops **out)
 {
-  if ((*out = c->cache[COST_CACHE_TOPK]))
+  if ((*out = cost_cache_get(c, &topk_key)))
     return 0;
   int p = c->p;
   cost_hops *h = calloc(1, sizeof *h);
@@ -25,7 +28,7 @@ static int ring_hops(cost_ctx *c, cost_hops **out)
   if (rc == 0)
     rc = cost_pattern(c, f, p, NULL, h);
   free(f);
-  return cost_cache_keep(c, COST_CACHE_TOPK, h, free, rc, (void **)out);
+  return cost_cache_keep(c, &topk_key, h, free, rc, (void **)out);
 }
 
 static double bytes_copy(const cost_ctx *c, double bytes) { return c->net->compute.copy_bw > 0 ? bytes / c->net->compute.copy_bw : 0; }

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "topo/trees.h"
-#include "cost_ctx.h"
+#include "cost_models.h"
 
 typedef struct {
   int *parent, *nchild, *child; /* child[3 r + i]: r's children */
@@ -126,9 +126,12 @@ static int wave(cost_ctx *c, tree_cache *t, int up, int level, const int *const 
   return rc;
 }
 
-static int tree_cache_of(cost_ctx *c, int nparts, int slot, tree_cache **out)
+/* the keys of what the two models keep for a layout (cost_ctx.h) */
+static char tree_key, twotree_key;
+
+static int tree_cache_of(cost_ctx *c, int nparts, const void *key, tree_cache **out)
 {
-  if ((*out = c->cache[slot]))
+  if ((*out = cost_cache_get(c, key)))
     return 0;
   int p = c->p, n2 = 2 * p;
   tree_cache *t = calloc(1, sizeof *t);
@@ -169,7 +172,7 @@ static int tree_cache_of(cost_ctx *c, int nparts, int slot, tree_cache **out)
   free(who);
   free(f);
   free(each);
-  return cost_cache_keep(c, slot, t, tree_cache_free, rc, (void **)out);
+  return cost_cache_keep(c, key, t, tree_cache_free, rc, (void **)out);
 }
 
 /* The first segment's reduce, on rank 0's clock: rank r starts at start[r] (the runner's
@@ -233,10 +236,10 @@ static double steady(const cost_ctx *c, const cost_hops *h, uint64_t nseg, uint6
  * is done when the last segment of every part has reached it, and the runner reads each
  * rank's clock from its own start. The reduce phase is the roots' view, the broadcast the
  * rest of the slowest clock. */
-static int trees(cost_ctx *c, uint64_t count, int nparts, int slot, cost_result *r)
+static int trees(cost_ctx *c, uint64_t count, int nparts, const void *key, cost_result *r)
 {
   tree_cache *t;
-  int rc = tree_cache_of(c, nparts, slot, &t), p = c->p;
+  int rc = tree_cache_of(c, nparts, key, &t), p = c->p;
   double *at = rc ? NULL : malloc(sizeof(double) * (size_t)p * 4);
   if (!at)
     return rc ? rc : SA_ENOMEM;
@@ -278,6 +281,6 @@ static int trees(cost_ctx *c, uint64_t count, int nparts, int slot, cost_result 
   return 0;
 }
 
-int cost_tree(cost_ctx *c, uint64_t count, cost_result *r) { return trees(c, count, 1, COST_CACHE_TREE, r); }
+int cost_tree(cost_ctx *c, uint64_t count, cost_result *r) { return trees(c, count, 1, &tree_key, r); }
 
-int cost_twotree(cost_ctx *c, uint64_t count, cost_result *r) { return trees(c, count, 2, COST_CACHE_TWOTREE, r); }
+int cost_twotree(cost_ctx *c, uint64_t count, cost_result *r) { return trees(c, count, 2, &twotree_key, r); }

@@ -7,7 +7,6 @@
 #include <strings.h>
 
 #include "common/sa_error.h"
-#include "nccl_sched.h"
 
 /* v2.26.2-1 (commit f44ac759): src/graph/tuning.cc baseLat, hwLat, llMaxBws,
  * perChMaxRingLL128Bws, perChMaxTreeLL128Bws, perChMaxTreeBws, treeCorrectionFactor. */
@@ -149,16 +148,6 @@ double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto)
 {
   double v = proto == NCCL_PROTO_LL128 ? c->ll128_lat : proto == NCCL_PROTO_SIMPLE ? c->simple_lat : 0;
   return v > 0 ? v : nccl_hop_extra_s(hw, algo, proto);
-}
-
-double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, int nsend, size_t bytes)
-{
-  double t = 0, rate = proto == NCCL_PROTO_LL ? c->ll_bw : proto == NCCL_PROTO_LL128 ? c->ll128_bw : c->simple_bw;
-  if ((flags & NCCL_OP_RECV) && (flags & NCCL_OP_REDUCE) && c->reduce_bw > 0 && bytes > 0)
-    t += (nrecv + 2) / 3.0 * (double)bytes / c->reduce_bw;
-  if ((flags & NCCL_OP_SEND) && rate > 0)
-    t += nsend * (double)nccl_wire_bytes(proto, bytes) / rate;
-  return t;
 }
 
 double nccl_start_s(const sa_compute *c, int algo, int proto)

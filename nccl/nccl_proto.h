@@ -91,15 +91,6 @@ double nccl_hop_extra_s(int hw, int algo, int proto);
 double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto);
 double nccl_launch_s(int algo, int proto);
 
-/* The GPU time of one operation of NCCL's pipeline (nccl_sched.h flags) on `bytes` of
- * payload, with nrecv and nsend peers, on hosts of compute properties c: its sum (a fused
- * kernel reads every input once and writes once: (k + 2) / 3 of a two-input sum's memory
- * traffic for k received slices, at reduce_bw) and the protocol's writing of what it sends
- * to each peer (its bytes on the wire at ll_bw, ll128_bw or simple_bw: the rate a GPU's
- * threads write its lines at, every channel together, fitted to a cluster's measurements;
- * free where the platform gives none). */
-double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, int nsend, size_t bytes);
-
 /* The seconds a collective of NCCL's `algo` with `proto` takes to start on hosts of compute
  * properties c: launch_lat when the platform gives it, else NCCL's base latency. */
 double nccl_start_s(const sa_compute *c, int algo, int proto);

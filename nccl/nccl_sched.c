@@ -69,3 +69,13 @@ size_t nccl_tree_chunk(int proto, size_t len, size_t elem, int nodes, int ranks)
   }
   return chunk / elem;
 }
+
+double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, int nsend, size_t bytes)
+{
+  double t = 0, rate = proto == NCCL_PROTO_LL ? c->ll_bw : proto == NCCL_PROTO_LL128 ? c->ll128_bw : c->simple_bw;
+  if ((flags & NCCL_OP_RECV) && (flags & NCCL_OP_REDUCE) && c->reduce_bw > 0 && bytes > 0)
+    t += (nrecv + 2) / 3.0 * (double)bytes / c->reduce_bw;
+  if ((flags & NCCL_OP_SEND) && rate > 0)
+    t += nsend * (double)nccl_wire_bytes(proto, bytes) / rate;
+  return t;
+}

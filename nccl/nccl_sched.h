@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "common/compute.h"
+
 enum {
   NCCL_OP_RECV = 1u << 0,   /* receive the slice from every receive peer */
   NCCL_OP_REDUCE = 1u << 1, /* out = in + the received slices (else out = the received slice) */
@@ -43,5 +45,14 @@ void nccl_ring_sched_op(const nccl_ring_sched *r, long k, nccl_op *op);
 /* Elements per chunk (one slice each) of a tree channel carrying `len` elements of `elem`
  * bytes, with `nodes` nodes and `ranks` ranks. */
 size_t nccl_tree_chunk(int proto, size_t len, size_t elem, int nodes, int ranks);
+
+/* The GPU time of one operation of NCCL's pipeline (the flags above) on `bytes` of
+ * payload, with nrecv and nsend peers, on hosts of compute properties c: its sum (a fused
+ * kernel reads every input once and writes once: (k + 2) / 3 of a two-input sum's memory
+ * traffic for k received slices, at reduce_bw) and the protocol's writing of what it sends
+ * to each peer (its bytes on the wire at ll_bw, ll128_bw or simple_bw: the rate a GPU's
+ * threads write its lines at, every channel together, fitted to a cluster's measurements;
+ * free where the platform gives none). */
+double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, int nsend, size_t bytes);
 
 #endif
