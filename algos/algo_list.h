@@ -15,6 +15,11 @@ enum {
   AR_NCCL = 1u << 3,   /* NCCL's own algorithms (algos/nccl_*.c): named, never in --algo all or best */
 };
 
+/* The trees' largest segment, bytes: one above 1 GiB pipelines nothing, and so stays one
+ * message (algos/ar_p2p.c); a larger --segment is capped here, by the algorithms and their
+ * model alike. */
+#define AR_TREE_MAX_SEGMENT ((size_t)1 << 30)
+
 /* Phase names, one spelling for the algorithm that records a phase and the model that
  * predicts it (tests/check_phases.c runs both and compares). */
 #define AR_PH_RS "reduce-scatter"

@@ -1,11 +1,6 @@
-/* trees.h: the shapes of the trees the tree algorithms use (no MPI here). */
+/* trees.h: the shapes of the trees the tree algorithms lay over ranks and nodes (no MPI here). */
 #ifndef TOPO_TREES_H
 #define TOPO_TREES_H
-
-/* The trees' largest segment, bytes: one above 1 GiB pipelines nothing, and so stays one
- * message (algos/ar_p2p.c); a larger --segment is capped here, by the algorithms and their
- * model alike. */
-#define AR_TREE_MAX_SEGMENT ((size_t)1 << 30)
 
 /* A rank's place in one tree: its parent (-1 at the root) and up to three children. */
 typedef struct {
