@@ -55,7 +55,7 @@ DEPS_HAVE := pkg-config --exists simgrid libcjson gsl libcrypto check && command
 # with SA_SMPI, to simulate), mpi (mpicc, to measure), pic (cc -fPIC, for the platform loader).
 LAYER_ORDER := $(shell awk '!/^\#/ && NF {print $$1}' layers.conf)
 LIB_DIRS    := $(shell awk '!/^\#/ && $$2 == "lib" {print $$1}' layers.conf)
-deps_of      = $(shell awk '$$1 == "$(1)" {for (i = 4; i <= NF; i++) print $$i}' layers.conf)
+deps_of      = $(shell awk '$$1 == "$(1)" {for (i = 4; i <= NF && $$i != ":"; i++) print $$i}' layers.conf)
 reverse      = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
 # a set of folders in link order, upper layers first as the linker wants them
 link_order   = $(call reverse,$(filter $(1),$(LAYER_ORDER)))
@@ -188,7 +188,7 @@ $(BIN)/simcalib_pp_smpi: $(call objs_of,smpi,measure/pingpong) $(call libs_of,sm
 $(BIN)/platform_zone.so: topo/zone.cpp $(call libs_of,pic,topo $(call deps_of,topo))
 	@mkdir -p $(@D) $(B)/pic/topo
 	$(PIC_CXX) $(CPPFLAGS) -MF $(B)/pic/topo/zone.d -MT $@ $(CXXFLAGS) $(PKG_CFLAGS) -fPIC -shared \
-	  -Wl,--no-undefined -o $@ $^ $(PKG_LIBS)
+	  -Wl,--no-undefined -o $@ $(filter-out %.h,$^) $(PKG_LIBS)
 
 # ---- Tests: each a Check program linked against the layer libraries (it takes the objects
 # it uses) and the helpers that run the real CLI.

@@ -1,6 +1,6 @@
 /* algo_list.h: the one list of algorithms: name, kind, cost model, phases, description.
  * Everything per algorithm is generated from it: the runner's registry (algos/registry.c),
- * the driver's catalog (sim/catalog.c) and the models' dispatch table (models/cost_ctx.c),
+ * the driver's catalog (sim/catalog.c) and the models' dispatch table (models/cost.c),
  * so none of them can disagree with another. No MPI here: the driver is not an MPI program.
  * Adding an algorithm: docs/algorithms.md. */
 #ifndef AR_ALGO_LIST_H
@@ -45,8 +45,8 @@ enum {
 
 /* X(id, "name", flags, cost model, (phases in the order they run), description), in
  * --list-algos order. Algorithm `name` (what users type; may hold a hyphen) is ar_<id>() in
- * algos/<id>.c; its model the cost function named (NULL: none), declared in
- * models/cost_ctx.h. A phase in the list may be skipped at some shapes (rhd's pre and post
+ * algos/<id>.c (mpi's in algos/mpi_native.c); its model the cost function named (NULL:
+ * none), declared in models/cost_models.h. A phase in the list may be skipped at some shapes (rhd's pre and post
  * exist only when the rank count is not a power of two; nccl runs a ring or a tree). */
 #define AR_ALGO_LIST(X)                                                                                          \
   X(ring, "ring", AR_DENSE, cost_ring, (AR_PH_RS, AR_PH_AG),                                                     \

@@ -1,7 +1,11 @@
 /* nccl.c: "nccl", what NCCL itself would run: at each size the driver picks the algorithm,
  * protocol and channel count NCCL's tuner would (models/cost_nccl_choice.c) and the runner
  * hands them in ar_params; this runs that choice, NCCL's ring (nccl_ring.c) or its tree
- * (nccl_tree.c). Restrictions, cost and steps: those of the algorithm chosen. */
+ * (nccl_tree.c).
+ * Restrictions and steps: those of the algorithm chosen.
+ * Cost: that of the algorithm chosen at the size, nccl-ring's or nccl-tree's, with NCCL's
+ *   protocol and channel count for it.
+ */
 #include "algos.h"
 #include "nccl/nccl_proto.h"
 

@@ -12,7 +12,8 @@
 set -eu
 bin=${SIMALLREDUCE_BIN:-bin/simallreduce}
 cal=${SIMCALIB_BIN:-bin/simcalib}
-names="make-run model-vs-sim validation-reference nccl-tests-walkthrough nccl-tests-accuracy"
+names="make-run folders algos-list algorithms cost-formulas layers catalogue model-vs-sim validation-reference
+  nccl-tests-walkthrough nccl-tests-accuracy"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
@@ -185,9 +186,139 @@ nccl_accuracy() {
   accuracy_table $logs/L02_a100x8_superbench.log 1
 }
 
+# ---- The tree and the algorithms, from the one place each is stated: layers.conf, each
+# source file's opening comment, algos/algo_list.h (through --list-algos) and each
+# algorithm's header.
+
+# conf: layers.conf's folder lines as "folder<TAB>kind<TAB>prefix<TAB>includes<TAB>purpose"
+conf() {
+  awk '!/^#/ && NF {
+    line = $0; purpose = line; sub(/^[^:]*: /, "", purpose)
+    inc = ""; for (i = 4; i <= NF && $i != ":"; i++) inc = inc (inc == "" ? "" : " ") $i
+    printf "%s\t%s\t%s\t%s\t%s\n", $1, $2, $3, inc, purpose }' layers.conf
+}
+
+# folders: README.md: the source folders and what each holds.
+folders() {
+  echo "| dir | holds |"
+  echo "|---|---|"
+  conf | awk -F'\t' '{ printf "| `%s/` | %s |\n", $1, $5 }'
+}
+
+# layers: docs/layout.md: the layers, bottom first.
+layers() {
+  echo "| folder | kind | names | may include | what it holds |"
+  echo "|---|---|---|---|---|"
+  conf | awk -F'\t' '{ p = $3 == "-" ? "" : "`" $3 "_`"; printf "| `%s/` | %s | %s | %s | %s |\n", $1, $2, p, $4, $5 }'
+}
+
+# opening FILE: the first sentence of a file's opening comment, after its "name: ".
+opening() {
+  awk -v f="$1" '
+    NR == 1 && !/^(\/\*|\/\/) / { exit 1 }
+    NR > 1 && !/^( \*|\/\/)/ { exit }
+    { line = $0; sub(/^(\/\*|\/\/| \*\/?) ?/, "", line); sub(/ *\*\/.*$/, "", line) }
+    NR > 1 && line == "" { exit }          # the end of the first paragraph
+    { text = text " " line }
+    /\*\// || NR > 12 { exit }
+    END {
+      sub(/^ +/, "", text)
+      name = f; sub(/.*\//, "", name)
+      if (index(text, name ": ") != 1) exit 1
+      text = substr(text, length(name) + 3)
+      if (match(text, /\. [A-Z(]/)) text = substr(text, 1, RSTART)
+      gsub(/  +/, " ", text)
+      # a long first sentence: up to its first colon or semicolon
+      if (length(text) > 160 && match(text, /[:;] /)) text = substr(text, 1, RSTART - 1)
+      sub(/[ .]+$/, "", text)
+      print text
+    }' "$1"
+}
+
+# catalogue: docs/layout.md: every source file of every folder, with what its opening
+# comment says it holds; a file without one stops the page (tests/test_docs.sh fails).
+catalogue() {
+  conf | while IFS="$(printf '\t')" read -r dir kind prefix inc purpose; do
+    echo "### \`$dir/\`"
+    echo
+    printf '%s.\n' "$(printf '%s' "$purpose" | awk '{ print toupper(substr($0, 1, 1)) substr($0, 2) }')"
+    echo
+    echo "| file | what it holds |"
+    echo "|---|---|"
+    for f in $(find "$dir" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.cu' \) | LC_ALL=C sort); do
+      base=${f%.*}
+      # a .c and its .h are one row, said by the header
+      case "$f" in *.c | *.cpp) [ -f "$base.h" ] && continue ;; esac
+      what=$(opening "$f") || die "$f: no opening comment saying what it holds (\"/* $(basename "$f"): ... */\")"
+      names="\`$(basename "$f")\`"
+      case "$f" in *.h)
+        for c in "$base.c" "$base.cpp"; do
+          [ -f "$c" ] && { opening "$c" >/dev/null || die "$c: no opening comment"; names="$names, \`$(basename "$c")\`"; }
+        done ;;
+      esac
+      printf '| %s | %s |\n' "$names" "$(printf '%s' "$what" | sed 's/|/\\|/g')"
+    done
+    echo
+  done
+}
+
+# algo_file ID: the file that holds ar_<id>()
+algo_file() { grep -l "^int ar_$1(" algos/*.c | head -n 1; }
+
+# algos-list: README.md: what --list-algos prints.
+algos_list() {
+  need_bin
+  echo '```'
+  echo '$ bin/simallreduce --list-algos'
+  "$bin" --list-algos
+  echo '```'
+}
+
+# algorithms: docs/algorithms.md: each algorithm, its file, kind and phases (algos/algo_list.h).
+algorithms() {
+  need_bin
+  echo "| name | file | kind | phases | what |"
+  echo "|---|---|---|---|---|"
+  phases=$(awk '
+    /^#define AR_PH_/ { v = $3; gsub(/"/, "", v); ph[$2] = v }
+    /^  X\(/ { id = $0; sub(/^  X\(/, "", id); sub(/,.*/, "", id)
+               p = $0; sub(/^[^(]*\([^(]*\(/, "", p); sub(/\).*/, "", p); gsub(/ /, "", p)
+               n = split(p, a, ","); out = ""; for (i = 1; i <= n; i++) out = out (i > 1 ? ", " : "") "`" ph[a[i]] "`"
+               print id "\t" out }' algos/algo_list.h)
+  "$bin" --list-algos | while read -r name kind what; do
+    id=$(printf '%s' "$name" | tr - _)
+    f=$(algo_file "$id")
+    ph=$(printf '%s\n' "$phases" | awk -F'\t' -v id="$id" '$1 == id { print $2 }')
+    printf '| `%s` | [%s](../%s) | %s | %s | %s |\n' "$name" "$f" "$f" "$kind" "$ph" "$(printf '%s' "$what" | sed 's/|/\\|/g')"
+  done
+}
+
+# cost-formulas: docs/algorithms.md: the Cost paragraph of each algorithm's header.
+cost_formulas() {
+  need_bin
+  "$bin" --list-algos | while read -r name kind what; do
+    f=$(algo_file "$(printf '%s' "$name" | tr - _)")
+    echo "\`$name\` ([$f](../$f)):"
+    echo
+    echo '```'
+    awk 'NR > 1 && /\*\// { exit }
+         /^ \* Cost/ { on = 1 }
+         on && /^ \*$/ { exit }
+         on { sub(/^ \* ?/, ""); print }' "$f" | grep . || die "$f: its header has no Cost paragraph"
+    echo '```'
+    echo
+  done
+}
+
 block() {
   case "$1" in
     make-run) make_run ;;
+    folders) folders ;;
+    algos-list) algos_list ;;
+    algorithms) algorithms ;;
+    cost-formulas) cost_formulas ;;
+    layers) layers ;;
+    catalogue) catalogue ;;
     model-vs-sim) model_vs_sim ;;
     validation-reference) validation_reference ;;
     nccl-tests-walkthrough) nccl_walkthrough ;;

@@ -1,4 +1,4 @@
-/* links.h: what each link of the simulated network carried while an allreduce ran, read
+/* runner_links.h: what each link of the simulated network carried while an allreduce ran, read
  * from the load SimGrid's network model gives it at every advance of the simulated clock
  * (runner/runner_links.cpp, SMPI builds only). None of it takes simulated time. */
 #ifndef RUNNER_RUNNER_LINKS_H

@@ -1,4 +1,4 @@
-/* report_links.c: the --links block of the table and the JSON (links.h). */
+/* report_links.c: the --links block of the table and the JSON (report_links.h). */
 #include "report_links.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* links.h: --links: each link's traffic during a point, as the runner accounted it
+/* report_links.h: --links: each link's traffic during a point, as the runner accounted it
  * (runner/runner_links.cpp), read from its result and reported as a table block and JSON. */
 #ifndef SIM_REPORT_LINKS_H
 #define SIM_REPORT_LINKS_H

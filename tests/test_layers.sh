@@ -59,7 +59,7 @@ check_tree() {
     part == 1 && !/^#/ && NF >= 4 {       # layers.conf
       if ($1 in kind) bad("layers.conf: " $1 " declared twice")
       order[++n] = $1; pos[$1] = n; kind[$1] = $2; prefix[$1] = $3
-      for (i = 4; i <= NF; i++) if ($i != "-") { may[$1, $i] = 1; deps[$1] = deps[$1] " " $i }
+      for (i = 4; i <= NF && $i != ":"; i++) if ($i != "-") { may[$1, $i] = 1; deps[$1] = deps[$1] " " $i }
       next
     }
     part == 2 { src[++nsrc] = $0; next }  # the files

@@ -1,4 +1,4 @@
-/* cluster.h: a GPU cluster as simcalib draws it: how a node joins its GPUs (an NVSwitch, PCIe
+/* cluster.h: a GPU cluster as the generator draws it: how a node joins its GPUs (an NVSwitch, PCIe
  * switches, the DGX-1 cube mesh, or a private link per GPU), its NICs (one per GPU on rails
  * of their own, or shared), and the fabric between the nodes (one switch, or a fat-tree of
  * leaves under a spine with an oversubscription ratio). Every link and every route between

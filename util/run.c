@@ -1,4 +1,4 @@
-/* spawn.c: running another program (through util/spawn.c, so that it dies with us), capturing
+/* run.c: running another program (through util/spawn.c, so that it dies with us), capturing
  * a short one's output, and argument vectors to build. */
 #include "run.h"
 

@@ -1,4 +1,4 @@
-/* spawn.h: running another program (mpirun, smpirun, the CUDA kernels binary) and waiting. */
+/* run.h: running another program (mpirun, smpirun, the CUDA kernels binary) and waiting. */
 #ifndef UTIL_RUN_H
 #define UTIL_RUN_H
 

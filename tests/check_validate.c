@@ -1,4 +1,4 @@
-/* check_calib_validate.c: simcalib validate: error statistics, reading measured runner
+/* check_validate.c: simcalib validate: error statistics, reading measured runner
  * results, pairing with simulated points, the JSON, CSV and headroom it writes, and one line
  * plus exit 2 for every kind of bad input. No MPI and no root: the inputs are written here. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* check_calib_real.c: every real log of tests/data/measured (nccl-tests and OSU output from
+/* check_import_real.c: every real log of tests/data/measured (nccl-tests and OSU output from
  * public clusters, see its README) imports with all its rows, its runs' shapes, versions and
  * parameters; the ones that must be refused or split are. The expected numbers were read off
  * the files by hand, not taken from the importer. */

@@ -1,4 +1,4 @@
-/* check_calib_busy.c: per-byte costs from the streaming test (simcalib fit --per-byte
+/* check_measure_busy.c: per-byte costs from the streaming test (simcalib fit --per-byte
  * stream): on a link whose shaper lets an idle link's first packet through at once, the
  * ping-pong under-counts bandwidth; the busy-link points recover the link's law. */
 #include <math.h>

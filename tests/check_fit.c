@@ -1,4 +1,4 @@
-/* check_calib_fit.c: calib/fit recovers known cost laws: a line with its r2 and residuals,
+/* check_fit.c: fit/fit.c recovers known cost laws: a line with its r2 and residuals,
  * the non-negative refits, and piecewise laws with their breakpoints. */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -1,4 +1,4 @@
-/* check_calib_import.c: nccl-tests and OSU logs into the measured-data schema: every row,
+/* check_import.c: nccl-tests and OSU logs into the measured-data schema: every row,
  * the right numbers, and a clear error naming the line for garbage and truncated logs. */
 #include <stdio.h>
 #include <stdlib.h>
