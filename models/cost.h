@@ -51,7 +51,7 @@ typedef struct cost_ctx cost_ctx;
 
 /* A model context for one platform and layout; it keeps what it derives from the routes
  * (link loads of each algorithm's steps) so that predictions for many sizes are cheap.
- * net must outlive it. Returns 0 or an SA_E* code. *
+ * net must outlive it. Returns 0 or an SA_E* code. */
 int cost_ctx_new(const cost_net *net, const cost_shape *shape, cost_ctx **out);
 void cost_ctx_free(cost_ctx *c);
 
