@@ -12,7 +12,7 @@
 set -eu
 bin=${SIMALLREDUCE_BIN:-bin/simallreduce}
 cal=${SIMCALIB_BIN:-bin/simcalib}
-names="make-run folders algos-list algorithms cost-formulas layers catalogue model-vs-sim validation-reference
+names="make-run folders algos-list algorithms cost-formulas models layers catalogue model-vs-sim validation-reference
   nccl-tests-walkthrough nccl-tests-accuracy"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -212,9 +212,10 @@ layers() {
   conf | awk -F'\t' '{ p = $3 == "-" ? "" : "`" $3 "_`"; printf "| `%s/` | %s | %s | %s | %s |\n", $1, $2, p, $4, $5 }'
 }
 
-# opening FILE: the first sentence of a file's opening comment, after its "name: ".
+# opening FILE [all]: the first sentence of a file's opening comment, after its "name: "
+# (with "all", its whole first paragraph).
 opening() {
-  awk -v f="$1" '
+  awk -v f="$1" -v all="${2-}" '
     NR == 1 && !/^(\/\*|\/\/) / { exit 1 }
     NR > 1 && !/^( \*|\/\/)/ { exit }
     { line = $0; sub(/^(\/\*|\/\/| \*\/?) ?/, "", line); sub(/ *\*\/.*$/, "", line) }
@@ -226,10 +227,10 @@ opening() {
       name = f; sub(/.*\//, "", name)
       if (index(text, name ": ") != 1) exit 1
       text = substr(text, length(name) + 3)
-      if (match(text, /\. [A-Z(]/)) text = substr(text, 1, RSTART)
+      if (all == "" && match(text, /\. [A-Z(]/)) text = substr(text, 1, RSTART)
       gsub(/  +/, " ", text)
       # a long first sentence: up to its first colon or semicolon
-      if (length(text) > 160 && match(text, /[:;] /)) text = substr(text, 1, RSTART - 1)
+      if (all == "" && length(text) > 160 && match(text, /[:;] /)) text = substr(text, 1, RSTART - 1)
       sub(/[ .]+$/, "", text)
       print text
     }' "$1"
@@ -293,6 +294,29 @@ algorithms() {
   done
 }
 
+# models: docs/cost-models.md: each algorithm's model, as its file's opening comment says
+# (algorithms that share a file in one row; NCCL's, the file that times a choice).
+models() {
+  need_bin
+  echo "| algorithm | file | model |"
+  echo "|---|---|---|"
+  "$bin" --list-algos | while read -r name kind what; do
+    id=$(printf '%s' "$name" | tr - _)
+    f=$(grep -l "^int cost_${id}_time(" models/*.c | head -n 1)
+    [ -n "$f" ] || f=$(grep -l "^int cost_$id(" models/*.c | head -n 1)
+    printf '%s\t%s\n' "${f:--}" "$name"
+  done | awk -F'\t' '!($1 in names) { order[++n] = $1 } { names[$1] = names[$1] (names[$1] == "" ? "" : ", ") "`" $2 "`" }
+                    END { for (i = 1; i <= n; i++) print order[i] "\t" names[order[i]] }' |
+    while IFS="$(printf '\t')" read -r f names; do
+      if [ "$f" = - ]; then
+        printf '| %s | | none: `model(us)` shows `-` |\n' "$names"
+        continue
+      fi
+      what=$(opening "$f" all) || die "$f: no opening comment"
+      printf '| %s | [%s](../%s) | %s |\n' "$names" "$f" "$f" "$(printf '%s' "$what" | sed 's/|/\\|/g')"
+    done
+}
+
 # cost-formulas: docs/algorithms.md: the Cost paragraph of each algorithm's header.
 cost_formulas() {
   need_bin
@@ -317,6 +341,7 @@ block() {
     algos-list) algos_list ;;
     algorithms) algorithms ;;
     cost-formulas) cost_formulas ;;
+    models) models ;;
     layers) layers ;;
     catalogue) catalogue ;;
     model-vs-sim) model_vs_sim ;;

@@ -1,6 +1,6 @@
 /* cost_tree.c: the pipelined trees' formula (algos/tree.c, algos/twotree.c), on the very trees
  * the code builds (topo/trees.c): per phase and tree,
- *   F + (S - 1) * D
+ *   F + (S - 1) * D, with
  * F: the first segment's way through the tree (reduce: up from the leaves, each node summing
  *   its children's segments; bcast: down from the root), each hop sharing its links with the
  *   hops of the same wave (the messages of every tree that leave at the same height, or depth);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_docs.sh: the documentation names only what exists and shows what the code prints.
 # - every repository path named in README.md and docs/*.md exists: any word starting with
-#   a top-level directory (`algos/ring.c`, `lib/`, experiments/run.sh in a command), and
+#   a top-level directory (`algos/ring.c`, `util/`, experiments/run.sh in a command), and
 #   every file name in inline code with a source extension (`cost_tree.c`, `net.sh`);
 #   placeholders (<name>, NAME, *) must match at least one path;
 # - generated paths are not looked for: build/, results/, plots/out/ are what runs write;
