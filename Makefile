@@ -301,6 +301,8 @@ $(BIN)/bench_plain_allreduce: bench/plain_allreduce.c
 TUNER_SO     := $(B)/tuner/libnccl-tuner-simallreduce.so
 TUNER_OBJ    := $(patsubst tuner/%.c,$(B)/tuner/%.o,$(filter-out tuner/plugin.c,$(wildcard tuner/*.c)))
 TUNER_SO_OBJ := $(filter-out $(B)/tuner/table_write.o,$(TUNER_OBJ)) $(B)/tuner/plugin.o
+# what the table writer uses (util/outfile.c): linked beside it, never into the plugin
+TUNER_LIBS   := $(call libs_of,o,$(call deps_of,tuner))
 tuner: $(TUNER_SO)
 all: tuner
 $(BIN)/simallreduce: $(TUNER_OBJ)
@@ -313,17 +315,17 @@ $(B)/tuner/%.o: tuner/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
 # the table's tests call its code; the plugin's load the library as NCCL does (dlopen)
-$(B)/tests/check_tuner_%: $(B)/o/tests/check_tuner_%.o $(TUNER_OBJ) | $(TUNER_SO)
+$(B)/tests/check_tuner_%: $(B)/o/tests/check_tuner_%.o $(TUNER_OBJ) $(TUNER_LIBS) | $(TUNER_SO)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) -ldl -lm
 $(B)/o/tests/check_tuner_plugin.o: CPPFLAGS += -DTUNER_SO='"$(TUNER_SO)"'
 
-build/fuzz/fuzz_tuner_table: build/fuzz/o/tests/fuzz/fuzz_tuner_table.o $(TUNER_OBJ)
+build/fuzz/fuzz_tuner_table: build/fuzz/o/tests/fuzz/fuzz_tuner_table.o $(TUNER_OBJ) $(TUNER_LIBS)
 	$(FUZZ_LINK) $(CFLAGS) -Wno-unused-command-line-argument -o $@ $^ -lm
 
 # make bench: one query's cost (bench/tuner_query.c), next to the simulation timings
 bench: $(BIN)/bench_tuner_query
-$(BIN)/bench_tuner_query: bench/tuner_query.c $(TUNER_OBJ) | $(TUNER_SO)
+$(BIN)/bench_tuner_query: bench/tuner_query.c $(TUNER_OBJ) $(TUNER_LIBS) | $(TUNER_SO)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -ldl -lm
 # ---- end of NCCL tuner plugin

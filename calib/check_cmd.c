@@ -1,5 +1,6 @@
 /* check_cmd.c: `simcalib check`: runs the ping-pong program built with smpicc on a platform,
  * for exactly the sizes measured, and compares simulated with measured one-way times. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -181,7 +182,7 @@ static int compare(const md_data *meas, const char *op, const md_data *sim, doub
   cJSON_AddNumberToObject(root, "max_abs_err", worst);
   int status = 0;
   if (json_out && util_json_write(root, json_out) != 0)
-    status = cal_fail("cannot write %s", json_out);
+    status = cal_fail("cannot write %s: %s", json_out, strerror(errno));
   cJSON_Delete(root);
   if (status == 0 && n == 0)
     status = cal_bad("no measured ping-pong size could be compared");

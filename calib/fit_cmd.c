@@ -1,5 +1,6 @@
 /* fit_cmd.c: `simcalib fit`: measured files in, one calibration file out: network alpha-beta
  * per path class (piecewise), SMPI factors, compute costs, collective cost lines. */
+#include <errno.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -178,7 +179,7 @@ static int run(const fit_opts *o, int nin, char **in)
     status = cal_bad("nothing to fit: no ping-pong, kernel or allreduce points in the input");
     goto out;
   }
-  status = util_json_write(root, o->out) == 0 ? 0 : cal_fail("cannot write %s", o->out);
+  status = util_json_write(root, o->out) == 0 ? 0 : cal_fail("cannot write %s: %s", o->out, strerror(errno));
 out:
   for (int c = 0; c < 2; c++)
     if (have[c])

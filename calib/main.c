@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "util/tmpdir.h"
 
 static void usage(FILE *f)
 {
@@ -38,6 +39,7 @@ int main(int argc, char **argv)
   } cmds[] = {{"measure", cal_cmd_measure}, {"kernels", cal_cmd_kernels},   {"fit", cal_cmd_fit},
               {"platform", cal_cmd_platform}, {"check", cal_cmd_check}, {"import", cal_cmd_import},
               {"validate", cal_cmd_validate}};
+  util_tmpdir_sweep(); /* what runs killed outright left, whatever this one does */
   if (argc < 2)
     return usage(stderr), 2;
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {

@@ -1,6 +1,9 @@
 /* measured_table.c: one line per measured point, in the units nccl-tests users read. */
 #include "measured_table.h"
 
+#include <errno.h>
+#include <string.h>
+
 #include "commands.h"
 
 static const char *or_dash(const char *s) { return s[0] ? s : "-"; }
@@ -50,7 +53,7 @@ void cal_data_print(FILE *f, const md_data *d)
 int cal_data_emit(const md_data *d, const char *out)
 {
   if (md_data_write(d, out) != 0)
-    return cal_fail("cannot write %s", out);
+    return cal_fail("cannot write %s: %s", out, strerror(errno));
   cal_data_print(cal_table_stream(out), d);
   return 0;
 }

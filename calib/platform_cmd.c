@@ -2,10 +2,12 @@
  * cluster shape and the node and fabric of choice -> platform XML. */
 #include <getopt.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/sa_error.h"
 #include "commands.h"
+#include "util/outfile.h"
 #include "import/import.h"
 #include "fit/platform_base.h"
 
@@ -291,14 +293,19 @@ int cal_cmd_platform(int argc, char **argv)
   if (len > 4 && strcmp(b.name + len - 4, ".xml") == 0)
     b.name[len - 4] = '\0';
   b.spec.name = b.name;
-  FILE *f = strcmp(o.out, "-") == 0 ? stdout : fopen(o.out, "w");
-  if (!f)
-    return cal_fail("cannot write %s", o.out);
-  rc = topo_platform_xml(f, &b.topo, &b.spec);
-  if (f != stdout)
-    rc = fclose(f) != 0 ? SA_EIO : rc;
+  char *xml = NULL, why[PATH_MAX + 200];
+  size_t xml_len = 0;
+  FILE *f = open_memstream(&xml, &xml_len);
+  rc = f ? topo_platform_xml(f, &b.topo, &b.spec) : SA_ENOMEM;
+  if (f && fclose(f) != 0 && rc == 0)
+    rc = SA_ENOMEM;
+  if (rc == 0)
+    rc = util_outfile_write(o.out, xml, xml_len, why, sizeof why);
+  else
+    snprintf(why, sizeof why, "cannot write %s: %s", o.out, sa_strerror(rc));
+  free(xml);
   if (rc != 0)
-    return cal_fail("cannot write %s", o.out);
+    return cal_fail("%s", why);
   if (b.inter_copied && o.nodes > 1)
     fprintf(stderr, "simcalib: note: no inter-node ping-pong in %s: inter-node links copy the intra-node fit\n", o.calib);
   if (b.intra_copied && b.topo.gpus > 1)

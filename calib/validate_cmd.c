@@ -1,6 +1,7 @@
 /* validate_cmd.c: `simcalib validate`: measured allreduce runs against their simulation on
  * the calibrated platform (and the cost model, where there is one): a table, the validation
  * JSON and a CSV for the plot; published figures against their simulation as a second part. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "common/sa_error.h"
 #include "commands.h"
 #include "util/jsonlines.h"
+#include "util/outfile.h"
 #include "util/textfile.h"
 #include "validate/validation.h"
 
@@ -308,9 +310,11 @@ static int model_summary(const val_point *p, size_t n, val_summary *s)
 
 static int write_csv(const char *path, const val_point *p, size_t n)
 {
-  FILE *f = fopen(path, "w");
+  char *text = NULL, err[PATH_MAX + 200];
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
   if (!f)
-    return cal_fail("validate: cannot write %s", path);
+    return cal_fail("validate: out of memory");
   /* An empty model field is a missing value to gnuplot, not a zero. */
   fputs("algo,bytes,measured_s,q1_s,q3_s,min_s,max_s,simulated_s,model_s,error\n", f);
   for (size_t i = 0; i < n; i++) {
@@ -320,8 +324,10 @@ static int write_csv(const char *path, const val_point *p, size_t n)
       fprintf(f, "%.9g", p[i].model_s);
     fprintf(f, ",%.6f\n", p[i].error);
   }
-  if (fclose(f) != 0)
-    return cal_fail("validate: cannot write %s", path);
+  int rc = fclose(f) == 0 ? util_outfile_write(path, text, len, err, sizeof err) : SA_ENOMEM;
+  free(text);
+  if (rc)
+    return cal_fail("validate: %s", rc == SA_ENOMEM ? "out of memory" : err);
   return 0;
 }
 
@@ -515,7 +521,7 @@ int cal_cmd_validate(int argc, char **argv)
   if (!status)
     status = published(&o, tab, root);
   if (!status && util_json_write(root, o.out) != 0)
-    status = cal_fail("validate: cannot write %s", o.out);
+    status = cal_fail("validate: cannot write %s: %s", o.out, strerror(errno));
   if (!status && o.csv)
     status = write_csv(o.csv, p, n);
   cJSON_Delete(root);

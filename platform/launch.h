@@ -13,8 +13,9 @@ typedef struct {
   char *const *args; /* the runner's own arguments, NULL-terminated */
   const char *dir;   /* smpirun's working directory (NULL: ours); see plat_hostfile_write */
   /* called about every PLAT_LAUNCH_TICK_MS while smpirun runs, and once after it ended (NULL:
-   * none): the driver follows the runner's results and its progress from there */
-  void (*tick)(void *arg);
+   * none): the driver follows the runner's results and its progress from there, and stops
+   * the simulation by returning nonzero (util/spawn.h) */
+  int (*tick)(void *arg);
   void *tick_arg;
 } plat_launch;
 

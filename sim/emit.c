@@ -1,24 +1,36 @@
 /* emit.c: rows out as they come, in report order. */
 #include "emit.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/sa_error.h"
 #include "util/textclean.h"
 
+/* The first write that failed, with its reason (errno), kept for sim_emit_failed. */
+static void check(sim_emit *e, FILE *f, const char *path)
+{
+  if (!e->failed[0] && (ferror(f) || fflush(f) != 0))
+    snprintf(e->failed, sizeof e->failed, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+}
+
 /* One JSON Lines record, flushed. */
-static void put_line(FILE *f, cJSON *o)
+static void put_line(sim_emit *e, cJSON *o)
 {
   char *text = util_json_utf8(o) == 0 ? cJSON_PrintUnformatted(o) : NULL;
   cJSON_Delete(o);
+  if (!text && !e->failed[0])
+    snprintf(e->failed, sizeof e->failed, "cannot write %s: out of memory", e->o->jsonl_path);
   if (text) {
-    fputs(text, f);
-    fputc('\n', f);
-    fflush(f);
+    fputs(text, e->jsonl);
+    fputc('\n', e->jsonl);
+    check(e, e->jsonl, e->o->jsonl_path);
   }
   cJSON_free(text);
 }
+
+const char *sim_emit_failed(const sim_emit *e) { return e->failed[0] ? e->failed : NULL; }
 
 /* body's fields after "record": kind, first on the line for a reader's eye */
 static cJSON *record(const char *kind, cJSON *body)
@@ -33,13 +45,13 @@ static cJSON *record(const char *kind, cJSON *body)
   return o;
 }
 
-static void put_result(sim_emit *e, const sim_point *p) { put_line(e->jsonl, record("result", sim_report_point_json(e->run, p))); }
+static void put_result(sim_emit *e, const sim_point *p) { put_line(e, record("result", sim_report_point_json(e->run, p))); }
 
 static FILE *open_out(const char *path, char *err, size_t errlen)
 {
   FILE *f = path ? fopen(path, "w") : NULL;
   if (path && !f)
-    snprintf(err, errlen, "cannot write %s", path);
+    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
   return f;
 }
 
@@ -57,7 +69,12 @@ int sim_emit_open(sim_emit *e, const sim_opts *o, const sim_run_info *run, sim_p
   }
   if (e->csv) {
     sim_report_csv_head(e->csv, run);
-    fflush(e->csv);
+    check(e, e->csv, o->csv_path);
+  }
+  if (e->failed[0]) {
+    snprintf(err, errlen, "%s", e->failed);
+    sim_emit_abort(e);
+    return SA_EIO;
   }
   return 0;
 }
@@ -73,7 +90,7 @@ void sim_emit_head(sim_emit *e, const sim_results *head)
     return;
   cJSON *h = sim_report_head_json(e->run, head->mode, -1);
   sim_report_compute_json(h, &head->compute);
-  put_line(e->jsonl, record("header", h));
+  put_line(e, record("header", h));
   for (int i = 0; i < e->plan->n; i++) /* first: a second interruption loses none of them */
     if (e->plan->slot[i].resumed)
       put_result(e, &e->plan->slot[i].pt);
@@ -95,7 +112,7 @@ void sim_emit_ready(sim_emit *e)
   if (any) {
     fflush(stdout);
     if (e->csv)
-      fflush(e->csv);
+      check(e, e->csv, e->o->csv_path);
   }
 }
 
@@ -115,11 +132,11 @@ int sim_emit_close(sim_emit *e, const sim_results *r, double wall_s)
     sim_report_table_head(stdout, e->run, e->head.mode);
   sim_report_table_tail(stdout, e->run, r, e->o->phases || e->o->nsizes == 1);
   fflush(stdout);
-  int status = 0;
   if (e->csv) {
     sim_report_csv_tail(e->csv, r->npoints, wall_s);
-    if (fclose(e->csv) != 0)
-      status = 1;
+    check(e, e->csv, e->o->csv_path);
+    if (fclose(e->csv) != 0 && !e->failed[0])
+      snprintf(e->failed, sizeof e->failed, "cannot write %s: %s", e->o->csv_path, strerror(errno));
     e->csv = NULL;
   }
   if (e->jsonl) {
@@ -127,16 +144,17 @@ int sim_emit_close(sim_emit *e, const sim_results *r, double wall_s)
     cJSON_AddNumberToObject(end, "points", r->npoints);
     cJSON_AddNumberToObject(end, "wall_s", wall_s);
     sim_report_models_json(end, e->run, r);
-    put_line(e->jsonl, end);
-    if (fclose(e->jsonl) != 0)
-      status = 1;
+    put_line(e, end);
+    if (fclose(e->jsonl) != 0 && !e->failed[0])
+      snprintf(e->failed, sizeof e->failed, "cannot write %s: %s", e->o->jsonl_path, strerror(errno));
     e->jsonl = NULL;
   }
-  if (e->o->json_path && sim_report_json(e->o->json_path, e->run, r, wall_s) != 0) {
-    fprintf(stderr, "simallreduce: cannot write %s\n", e->o->json_path);
-    status = 1;
-  }
-  return status;
+  char err[sizeof e->failed];
+  if (!e->failed[0] && e->o->json_path && sim_report_json(e->o->json_path, e->run, r, wall_s, err, sizeof err) != 0)
+    snprintf(e->failed, sizeof e->failed, "%s", err);
+  if (e->failed[0])
+    fprintf(stderr, "simallreduce: %s\n", e->failed);
+  return e->failed[0] ? 1 : 0;
 }
 
 void sim_emit_abort(sim_emit *e)

@@ -21,6 +21,7 @@
 #include "util/tmpdir.h"
 #include "modeling.h"
 #include "nccl_plan.h"
+#include "outputs.h"
 #include "tuner_export.h"
 #include "provenance.h"
 #include "report.h"
@@ -28,7 +29,6 @@
 #include "resume.h"
 #include "runner_cmd.h"
 #include "util/rank_list.h"
-#include "util/tmpdir.h"
 #include "trace.h"
 
 #define ERRLEN 1024
@@ -129,11 +129,13 @@ typedef struct {
   follower *fw;
 } ticker;
 
-static void on_tick(void *arg)
+/* Follows the runner's results; a result that cannot be written stops the simulation. */
+static int on_tick(void *arg)
 {
   ticker *t = arg;
   sim_follow_poll(t->f, on_record, t->fw);
   sim_progress_draw(&t->fw->e->progress, t->fw->e->plan, 0);
+  return sim_emit_failed(t->fw->e) != NULL;
 }
 
 /* The clock the earlier run started the first point still to run at, when it ran the one
@@ -212,7 +214,9 @@ static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, 
                       : (snprintf(err, sizeof err, "%s", sa_strerror(built)), built);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   sim_runner_cmd_free(&cmd);
-  if (rc == 0 && (f.bad || fw.unexpected))
+  if (sim_emit_failed(e)) /* what stopped it, rather than how it died */
+    snprintf(err, sizeof err, "%s", sim_emit_failed(e)), rc = SA_EIO;
+  else if (rc == 0 && (f.bad || fw.unexpected))
     snprintf(err, sizeof err, "the simulation's result file is not in the expected form"), rc = SA_EPARSE;
   else if (rc == 0 && (!f.ended || e->plan->ndone < e->plan->n))
     snprintf(err, sizeof err, "the simulation stopped after %d of %d points", e->plan->ndone, e->plan->n),
@@ -222,6 +226,10 @@ static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, 
   if (rc == 0 && trace)
     rc = add_trace(trace, result, pf, rpn, e, todo, err, sizeof err);
   free(todo);
+  if (rc == SA_EIO) {
+    fprintf(stderr, "simallreduce: %s\n", err);
+    return 1;
+  }
   if (rc != 0) {
     fprintf(stderr, "simallreduce: %s; the simulator's last lines:\n", err);
     plat_print_tail(log, 12, stderr);
@@ -310,21 +318,27 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, int nodes, 
     if (o->mode == SIM_MODE_MODEL) {
       sim_model_head(&m, rpn, &head);
       sim_emit_head(&e, &head);
-      for (int i = 0; i < plan.n; i++) {
+      for (int i = 0; i < plan.n && !sim_emit_failed(&e); i++) {
         sim_point p;
         sim_model_only_point(&m, o, rpn, &plan.slot[i], &p);
         sim_plan_fill(&plan, i, &p);
         sim_emit_point(&e, i);
       }
+      if (sim_emit_failed(&e)) {
+        fprintf(stderr, "simallreduce: %s\n", sim_emit_failed(&e));
+        status = 1;
+      }
     } else {
       sim_trace trace;
       int traced = o->trace_path != NULL;
-      if (traced && (status = sim_trace_open(&trace, o->trace_path, err, sizeof err)) != 0)
+      if (traced && sim_trace_open(&trace, o->trace_path, err, sizeof err) != 0) {
         fprintf(stderr, "simallreduce: %s\n", err);
+        status = 1, traced = 0;
+      }
       if (status == 0)
         status = simulate(o, bindir, pf, nodes, rpn, &e, predict, traced ? &trace : NULL, &info.wall_s);
-      if (traced && sim_trace_close(&trace, status == 0) != 0) {
-        fprintf(stderr, "simallreduce: cannot write %s\n", o->trace_path);
+      if (traced && sim_trace_close(&trace, status == 0, err, sizeof err) != 0) {
+        fprintf(stderr, "simallreduce: %s\n", err);
         status = 1;
       }
     }
@@ -350,23 +364,6 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, int nodes, 
   return status;
 }
 
-/* An output file that cannot be written is a mistake in the command line: say so before
- * simulating rather than after, leaving no file behind that was not there. */
-static int check_writable(const char *path, char *err, size_t errlen)
-{
-  int existed = path && access(path, F_OK) == 0;
-  FILE *f = path ? fopen(path, "a") : NULL;
-  if (!path || f) {
-    if (f)
-      fclose(f);
-    if (f && !existed)
-      remove(path);
-    return 0;
-  }
-  snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-  return SA_EIO;
-}
-
 /* --trace: the ranks it records, checked against the run's; a large run records a readable
  * share unless --trace-ranks says otherwise. Returns 0, or SA_EINVAL with err. */
 static int check_trace_ranks(sim_opts *o, int ranks, char *err, size_t errlen)
@@ -380,6 +377,7 @@ int main(int argc, char **argv)
 {
   char err[ERRLEN], bindir[4096], pdir[4200];
   sim_opts o;
+  util_tmpdir_sweep(); /* what runs killed outright left, whatever this one does */
   if (sim_cli_parse(argc, argv, &o, err, sizeof err) != 0) {
     sim_cli_free(&o);
     return bad_input(err);
@@ -402,17 +400,14 @@ int main(int argc, char **argv)
   if (o.action == SIM_LIST_PLATFORMS)
     return list_platforms(pdir);
 
-  if (check_writable(o.json_path, err, sizeof err) != 0 || check_writable(o.csv_path, err, sizeof err) != 0 ||
-      check_writable(o.jsonl_path, err, sizeof err) != 0 || check_writable(o.trace_path, err, sizeof err) != 0 ||
-      check_writable(o.export_tuner, err, sizeof err) != 0) {
-    sim_cli_free(&o);
-    return bad_input(err);
-  }
   plat_file pf;
   memset(&pf, 0, sizeof pf);
   int status = 2, nodes = o.nodes, rpn = o.ranks_per_node;
   char *path = plat_resolve(o.platform, pdir, err, sizeof err);
-  if (!path) {
+  /* an output that cannot be written, or that would overwrite another or an input, is a
+   * mistake in the command line: said before anything runs, nothing created */
+  if (!path || sim_outputs_check(&o, path, err, sizeof err) != 0) {
+    free(path);
     sim_cli_free(&o);
     return bad_input(err);
   }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/sizes.h"
+#include "util/outfile.h"
 #include "util/textclean.h"
 
 double sim_point_time(const sim_point *p) { return p->simulated ? p->time_s : p->model_s; }
@@ -213,16 +214,8 @@ void sim_report_compute_json(cJSON *root, const sa_compute *c)
   cJSON_AddItemToObject(root, "compute", comp);
 }
 
-static int write_text(const char *path, const char *text)
-{
-  FILE *f = fopen(path, "w");
-  if (!f)
-    return SA_EIO;
-  int ok = fputs(text, f) >= 0;
-  return fclose(f) == 0 && ok ? 0 : SA_EIO;
-}
-
-int sim_report_json(const char *path, const sim_run_info *run, const sim_results *r, double wall_s)
+int sim_report_json(const char *path, const sim_run_info *run, const sim_results *r, double wall_s, char *err,
+                    size_t errlen)
 {
   cJSON *root = sim_report_head_json(run, r->mode, wall_s), *list = cJSON_CreateArray();
   sim_report_compute_json(root, &r->compute);
@@ -232,7 +225,9 @@ int sim_report_json(const char *path, const sim_run_info *run, const sim_results
   sim_report_models_json(root, run, r);
   char *text = util_json_utf8(root) == 0 ? cJSON_Print(root) : NULL;
   cJSON_Delete(root);
-  int rc = text ? write_text(path, text) : SA_ENOMEM;
+  int rc = text ? util_outfile_write(path, text, strlen(text), err, errlen) : SA_ENOMEM;
+  if (rc == SA_ENOMEM)
+    snprintf(err, errlen, "out of memory");
   free(text);
   return rc;
 }

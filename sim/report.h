@@ -53,7 +53,8 @@ cJSON *sim_report_head_json(const sim_run_info *run, const char *mode, double wa
 cJSON *sim_report_options(const sim_opts *o);
 void sim_report_compute_json(cJSON *root, const sa_compute *c);
 /* The --json document. Returns 0, or SA_EIO when the file cannot be written. */
-int sim_report_json(const char *path, const sim_run_info *run, const sim_results *r, double wall_s);
+int sim_report_json(const char *path, const sim_run_info *run, const sim_results *r, double wall_s, char *err,
+                    size_t errlen);
 
 /* report_csv.c: the provenance comment and column names, a row, the closing comment. */
 void sim_report_csv_head(FILE *f, const sim_run_info *run);

@@ -273,17 +273,18 @@ static int add_links(sim_trace *t, const char *dir, int pid, const sim_results *
 int sim_trace_open(sim_trace *t, const char *path, char *err, size_t errlen)
 {
   memset(t, 0, sizeof *t);
-  t->path = path;
   t->max_events = SIM_TRACE_MAX_EVENTS;
   t->points = cJSON_CreateArray();
   t->links = cJSON_CreateObject();
-  t->f = t->points && t->links ? fopen(path, "w") : NULL;
-  if (!t->f) {
-    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+  int rc = t->points && t->links ? util_outfile_open(&t->out, path, err, errlen) : SA_ENOMEM;
+  if (rc) {
+    if (rc == SA_ENOMEM)
+      snprintf(err, errlen, "out of memory");
     cJSON_Delete(t->points);
     cJSON_Delete(t->links);
-    return SA_EIO;
+    return rc;
   }
+  t->f = t->out.f;
   fputs("{\"traceEvents\":[", t->f);
   return 0;
 }
@@ -306,7 +307,7 @@ int sim_trace_add_run(sim_trace *t, const char *result, const plat_file *pf, int
   return rc ? rc : add_links(t, dir, r->ranks / rpn + 1, r, err, errlen);
 }
 
-int sim_trace_close(sim_trace *t, int ok)
+int sim_trace_close(sim_trace *t, int ok, char *err, size_t errlen)
 {
   fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":", t->f);
   cJSON *other = cJSON_CreateObject();
@@ -319,16 +320,21 @@ int sim_trace_close(sim_trace *t, int ok)
   cJSON_AddNumberToObject(other, "steps_left_out", (double)(t->left_events + t->dropped));
   char *text = cJSON_PrintUnformatted(other);
   cJSON_Delete(other);
+  int rc = text ? 0 : SA_ENOMEM;
   if (text)
     fputs(text, t->f);
   fputs("}\n", t->f);
   free(text);
-  int bad = ferror(t->f) || !text;
-  bad |= fclose(t->f) != 0;
-  if (!ok || bad) {
-    remove(t->path);
-    return ok ? SA_EIO : 0;
-  }
+  char why[PATH_MAX + 200];
+  if (!ok || rc) /* a failed run: the file stays as it was */
+    util_outfile_discard(&t->out);
+  else if ((rc = util_outfile_commit(&t->out, why, sizeof why)) != 0)
+    snprintf(err, errlen, "%s", why);
+  if (ok && rc == SA_ENOMEM)
+    snprintf(err, errlen, "%s: out of memory", t->out.path);
+  t->f = NULL;
+  if (!ok || rc)
+    return rc;
   if (t->nleft)
     fprintf(stderr,
             "simallreduce: the trace leaves out ranks %s (%lld steps): it holds at most %lld; choose ranks with "

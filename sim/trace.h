@@ -9,6 +9,8 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
+#include "util/outfile.h"
+
 #include "platform/platform.h"
 #include "results.h"
 
@@ -20,8 +22,8 @@
 extern const char sim_trace_default_ranks[];
 
 typedef struct {
-  FILE *f;
-  const char *path;
+  FILE *f;          /* out.f */
+  util_outfile out; /* the file, written whole or not at all */
   long long max_events; /* SIM_TRACE_MAX_EVENTS once opened */
   long long events;     /* slices and instants written for ranks */
   long long dropped;    /* steps the runner had no room for */
@@ -36,7 +38,8 @@ typedef struct {
   cJSON *links;        /* otherData.links: the rate of each link with a counter */
 } sim_trace;
 
-/* Creates the file. 0, or SA_EIO / SA_ENOMEM with err filled. */
+/* Opens the file (a temporary one beside it until sim_trace_close: util/outfile.h). 0, or
+ * SA_EINVAL / SA_EIO / SA_ENOMEM with err filled. */
 int sim_trace_open(sim_trace *t, const char *path, char *err, size_t errlen);
 
 /* Makes the runner's trace directory for a run whose result file is `result`. 0 or SA_EIO. */
@@ -48,8 +51,9 @@ int sim_trace_prepare(const char *result);
 int sim_trace_add_run(sim_trace *t, const char *result, const plat_file *pf, int rpn, const sim_results *r,
                       char *err, size_t errlen);
 
-/* Finishes the file and says on stderr what was left out. 0, or SA_EIO. With ok = 0 (the
- * run failed) the file is removed instead. */
-int sim_trace_close(sim_trace *t, int ok);
+/* Finishes the file, puts it in place and says on stderr what was left out. 0, or SA_EIO /
+ * SA_ENOMEM with err. With ok = 0 (the run failed) the temporary file is removed instead and
+ * the target stays as it was. */
+int sim_trace_close(sim_trace *t, int ok, char *err, size_t errlen);
 
 #endif

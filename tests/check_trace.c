@@ -321,7 +321,7 @@ START_TEST(trace_cap_leaves_out_whole_ranks)
   t.max_events = 9; /* two ranks of 4 lines each fit */
   ck_assert_msg(sim_trace_add_run(&t, result, &pf, 2, &r, err, sizeof err) == 0, "%s", err);
   ck_assert_str_eq(t.left_out, "2-3");
-  ck_assert(sim_trace_close(&t, 1) == 0);
+  ck_assert(sim_trace_close(&t, 1, err, sizeof err) == 0);
   cJSON *j = cli_load_json(path);
   ck_assert(j != NULL);
   validate(j, 'X');

@@ -85,8 +85,9 @@ void tuner_table_free(struct tuner_table *t);
  * error. */
 int tuner_table_write(FILE *f, const struct tuner_row *rows, size_t nrows);
 
-/* Writes the table to path, after checking that it parses as the plugin will parse it (the
- * exporter never leaves a table the plugin refuses). 0, or -1 with err. */
+/* Writes the table to path, whole or not at all (util/outfile.h), after checking that it
+ * parses as the plugin will parse it (the exporter never leaves a table the plugin refuses).
+ * 0, or -1 with err. */
 int tuner_table_save(const char *path, const struct tuner_row *rows, size_t nrows, char *err, size_t errlen);
 
 /* Sets min_bytes and max_bytes of n rows of one shape, given in ascending sim_bytes: each

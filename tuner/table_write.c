@@ -1,11 +1,11 @@
 /* table_write.c: writing a decision table (table.h) from the simulated choices. */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "table.h"
+#include "util/outfile.h"
 
 int tuner_rows_set_ranges(struct tuner_row *rows, size_t n)
 {
@@ -73,18 +73,7 @@ int tuner_table_save(const char *path, const struct tuner_row *rows, size_t nrow
     snprintf(err, errlen, "the tuner table would not load: %s", why);
   } else {
     tuner_table_free(&check);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-      snprintf(err, errlen, "%s: %s", path, strerror(errno));
-    } else {
-      size_t w = fwrite(text, 1, len, f);
-      if (fclose(f) != 0 || w != len) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
-        unlink(path);
-      } else {
-        rc = 0;
-      }
-    }
+    rc = util_outfile_write(path, text, len, err, errlen) == 0 ? 0 : -1;
   }
   free(text);
   return rc;

@@ -143,9 +143,11 @@ int util_spawn(char *const argv[], const util_spawn_opts *o, int *status, char *
   util_tmpdir_watch(pid);
   const struct timespec nap = {o->tick_ms / 1000, (o->tick_ms % 1000) * 1000000L};
   pid_t got;
+  int stopped = 0;
   while ((got = waitpid(pid, status, o->tick ? WNOHANG : 0)) == 0 || (got < 0 && errno == EINTR))
     if (got == 0) {
-      o->tick(o->tick_arg);
+      if (o->tick(o->tick_arg) && !stopped++)
+        kill(pid, SIGTERM);
       nanosleep(&nap, NULL);
     }
   if (o->tick)

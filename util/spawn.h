@@ -12,8 +12,9 @@ typedef struct {
   const char *preload; /* a library for its $LD_PRELOAD when that is unset (NULL: none) */
   const char *env_name, *env_value; /* one more variable of its environment (NULL: none) */
   /* called every tick_ms while it runs and once after it ended (NULL: none): a caller
-   * following what the program writes does it from there */
-  void (*tick)(void *arg);
+   * following what the program writes does it from there, and stops the program by
+   * returning nonzero (its supervisor is sent SIGTERM, which ends it and all it started) */
+  int (*tick)(void *arg);
   void *tick_arg;
   int tick_ms;
 } util_spawn_opts;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/sa_error.h"
+#include "outfile.h"
 
 char *util_read_text(const char *path)
 {
@@ -27,15 +28,12 @@ char *util_read_text(const char *path)
 
 int util_json_write(const cJSON *o, const char *path)
 {
-  char *text = cJSON_Print(o);
+  char *text = cJSON_Print(o), err[PATH_MAX + 200];
   if (!text)
     return SA_ENOMEM;
-  FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-  int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-  if (f && f != stdout)
-    ok = fclose(f) == 0 && ok;
-  else if (f)
-    ok = fflush(f) == 0 && ok;
+  size_t len = strlen(text);
+  text[len] = '\n'; /* over the terminating zero: the document and its newline are written */
+  int rc = util_outfile_write(path, text, len + 1, err, sizeof err);
   cJSON_free(text);
-  return ok ? 0 : SA_EIO;
+  return rc;
 }

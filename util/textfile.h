@@ -1,4 +1,5 @@
-/* textfile.h: whole-file reads and JSON writes ("-" is stdout) the subcommands share. */
+/* textfile.h: whole-file reads and JSON writes ("-" is stdout; a file written whole or not at
+ * all, outfile.h) the subcommands share. */
 #ifndef UTIL_TEXTFILE_H
 #define UTIL_TEXTFILE_H
 

@@ -24,6 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cleanup.h"
+
 #define LOCK_NAME "lock"
 
 /* The names our directories start with ("<prefix>.XXXXXX"): the only ones the sweep of
@@ -57,16 +59,15 @@ void util_tmpdir_remove(void)
 
 /* The program runs in a process group of its own (spawn.c), so a Ctrl-C at the terminal
  * reaches us alone: stop its supervisor, which kills the program's group, wait for it, then
- * clean up. */
-static void on_signal(int sig)
+ * remove the directory (util/cleanup.c runs this at exit and on a stopping signal). */
+static void cleanup(void)
 {
   if (watched > 0) {
     kill(watched, SIGTERM);
     waitpid(watched, NULL, 0);
+    watched = 0;
   }
   util_tmpdir_remove();
-  signal(sig, SIG_DFL);
-  raise(sig);
 }
 
 static int ours(const char *name)
@@ -123,15 +124,30 @@ static int take_lock(void)
   return 0;
 }
 
+/* $TMPDIR (or /tmp) as an absolute path into abs; its name into *base. 0, or -1 (errno). */
+static int tmp_base(char abs[PATH_MAX], const char **base)
+{
+  *base = getenv("TMPDIR");
+  if (!*base || !**base)
+    *base = "/tmp";
+  return realpath(*base, abs) ? 0 : -1;
+}
+
+void util_tmpdir_sweep(void)
+{
+  char abs[PATH_MAX];
+  const char *base;
+  if (tmp_base(abs, &base) == 0)
+    sweep_stale(abs);
+}
+
 const char *util_tmpdir_create_as(const char *prefix, char *err, size_t errlen)
 {
   if (dir[0]) /* one per process: every run of a sweep shares it */
     return dir;
-  const char *base = getenv("TMPDIR");
-  if (!base || !*base)
-    base = "/tmp";
   char abs[PATH_MAX];
-  if (!realpath(base, abs)) {
+  const char *base;
+  if (tmp_base(abs, &base) != 0) {
     snprintf(err, errlen, "cannot use the temporary directory %s: %s", base, strerror(errno));
     return NULL;
   }
@@ -141,17 +157,7 @@ const char *util_tmpdir_create_as(const char *prefix, char *err, size_t errlen)
     dir[0] = '\0';
     return NULL;
   }
-  static int armed;
-  if (!armed) {
-    atexit(util_tmpdir_remove);
-    /* a signal ignored when we started stays ignored (nohup's SIGHUP, SIGINT in a shell's
-     * background job) */
-    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-      if (signal(sigs[i], on_signal) == SIG_IGN)
-        signal(sigs[i], SIG_IGN);
-    armed = 1;
-  }
+  util_cleanup_add(cleanup);
   if (take_lock() != 0) {
     snprintf(err, errlen, "cannot lock %s: %s", dir, strerror(errno));
     util_tmpdir_remove();

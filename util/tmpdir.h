@@ -13,6 +13,11 @@
 const char *util_tmpdir_create_as(const char *prefix, char *err, size_t errlen);
 const char *util_tmpdir_create(char *err, size_t errlen);
 
+/* Removes the directories of runs that died (see tmpdir.c), creating none: every run does
+ * it first, so that a run killed outright leaves nothing past the next run of either tool,
+ * whatever that run does. */
+void util_tmpdir_sweep(void);
+
 /* The supervisor (util/spawn.c) a signal must stop before the directory goes (0: none). */
 void util_tmpdir_watch(pid_t supervisor);
 
