@@ -220,8 +220,9 @@ int cal_cmd_check(int argc, char **argv)
     return cal_bad("check: unexpected argument '%s'", argv[optind]);
   if (!platform || !measured)
     return cal_bad("check: --platform and --measured are required");
-  if (access(platform, R_OK) != 0)
-    return cal_bad("check: cannot read platform %s", platform);
+  const char *in[] = {platform, measured};
+  if (cal_check_files("check", out, in, 2, 0) != 0)
+    return 2;
   md_data meas = {0}, sim = {0}, busy = {0};
   char err[1024];
   int status;

@@ -2,12 +2,15 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/sa_error.h"
+#include "util/outfile.h"
 #include "util/paths.h"
+#include "util/textfile.h"
 #include "commands.h"
 
 static int report(int status, const char *fmt, va_list ap)
@@ -99,6 +102,22 @@ const char *cal_option_name(const struct option *opts, int val)
     if (opts->val == val)
       return opts->name;
   return "";
+}
+
+int cal_check_files(const char *cmd, const char *out, const char *const *in, int nin, int stdin_ok)
+{
+  char err[PATH_MAX + 200];
+  for (int i = 0; i < nin; i++)
+    if (in[i] && util_input_check(in[i], stdin_ok, err, sizeof err) != 0)
+      return cal_bad("%s: %s", cmd, err);
+  if (!out || strcmp(out, "-") == 0)
+    return 0;
+  if (util_outfile_check(out, err, sizeof err) != 0)
+    return cal_bad("%s: %s", cmd, err);
+  for (int i = 0; i < nin; i++)
+    if (in[i] && strcmp(in[i], "-") != 0 && util_same_file(out, in[i]))
+      return cal_bad("%s: -o %s is the input %s: it would be overwritten", cmd, out, in[i]);
+  return 0;
 }
 
 FILE *cal_table_stream(const char *out_path) { return strcmp(out_path, "-") == 0 ? stderr : stdout; }

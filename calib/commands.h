@@ -35,6 +35,11 @@ struct option;
 /* The long name of the option whose val is val in a getopt_long table ("" if none). */
 const char *cal_option_name(const struct option *opts, int val);
 
+/* A command's files checked before it runs: every input a regular file it can read (or "-",
+ * stdin, where stdin_ok), the output (NULL: none; "-": stdout) one it may write, and not one
+ * of the inputs. Returns 0, or 2 with one line "simcalib: CMD: ..." on stderr. */
+int cal_check_files(const char *cmd, const char *out, const char *const *in, int nin, int stdin_ok);
+
 /* Where a human-readable table goes: stderr when the JSON output is stdout. */
 FILE *cal_table_stream(const char *out_path);
 

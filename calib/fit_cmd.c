@@ -233,5 +233,7 @@ int cal_cmd_fit(int argc, char **argv)
   }
   if (optind >= argc)
     return cal_bad("fit: give at least one measured-data file (simcalib fit --help)");
+  if (cal_check_files("fit", o.out, (const char *const *)argv + optind, argc - optind, 0) != 0)
+    return 2;
   return run(&o, argc - optind, argv + optind);
 }

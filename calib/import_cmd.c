@@ -87,6 +87,8 @@ int cal_cmd_import(int argc, char **argv)
   int nccl = strcmp(tool, "nccl-tests") == 0;
   if (!nccl && strcmp(tool, "osu") != 0)
     return cal_bad("import: unknown tool '%s' (nccl-tests or osu)", tool);
+  if (cal_check_files("import", out, &log, 1, 1) != 0)
+    return 2;
   FILE *f = strcmp(log, "-") == 0 ? stdin : fopen(log, "r");
   if (!f)
     return cal_bad("import: cannot read %s", log);

@@ -86,6 +86,8 @@ int cal_cmd_kernels(int argc, char **argv)
   }
   if (optind < argc)
     return cal_bad("kernels: unexpected argument '%s'", argv[optind]);
+  if (cal_check_files("kernels", out, NULL, 0, 0) != 0)
+    return 2;
   if (o.min_reps > o.reps)
     o.min_reps = o.reps;
   if (strcmp(device, "cuda") == 0)

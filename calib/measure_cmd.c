@@ -160,6 +160,8 @@ static int parse(int argc, char **argv, measure_opts *o)
   }
   if (optind < argc)
     return cal_bad("measure: unexpected argument '%s'", argv[optind]);
+  if (cal_check_files("measure", o->out, NULL, 0, 0) != 0)
+    return 2;
   if (o->hosts && o->hostfile)
     return cal_bad("measure: give --hosts or --hostfile, not both");
   if (o->np == 0)

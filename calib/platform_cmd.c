@@ -222,6 +222,14 @@ static int base_of(platform_opts *o, fit_platform_base *b)
   char names[256];
   if ((o->calib != NULL) + (o->nlogs > 0) > 1 || (o->calib && o->preset))
     return cal_bad("platform: give one of --calib, --from-nccl-tests and --preset (which --from-nccl-tests may take)");
+  const char *in[MAX_LOGS + 1];
+  int nin = 0;
+  for (int i = 0; i < o->nlogs; i++)
+    in[nin++] = o->logs[i];
+  if (o->calib)
+    in[nin++] = o->calib;
+  if (cal_check_files("platform", o->out, in, nin, 0) != 0)
+    return 2;
   if (o->nlogs)
     return from_logs(o, b);
   if (o->calib) {

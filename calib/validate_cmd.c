@@ -138,6 +138,20 @@ static int parse(int argc, char **argv, validate_opts *o)
     return cal_bad("validate: unexpected argument '%s'", argv[optind]);
   if (o->nmeasured == 0 || o->nsimulated == 0)
     return cal_bad("validate: --measured and --simulated are required");
+  const char *in[4 * MAX_FILES];
+  int nin = 0;
+  for (int i = 0; i < o->nmeasured; i++)
+    in[nin++] = o->measured[i];
+  for (int i = 0; i < o->nsimulated; i++)
+    in[nin++] = o->simulated[i];
+  for (int i = 0; i < o->nmodel; i++)
+    in[nin++] = o->model[i];
+  for (int i = 0; i < o->npublished; i++)
+    in[nin++] = o->published[i];
+  if (cal_check_files("validate", o->out, in, nin, 0) != 0 || cal_check_files("validate", o->csv, in, nin, 0) != 0)
+    return 2;
+  if (o->csv && strcmp(o->out, "-") != 0 && util_same_file(o->out, o->csv))
+    return cal_bad("validate: -o and --csv are one file, %s: each output needs a file of its own", o->csv);
   return 0;
 }
 

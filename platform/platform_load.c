@@ -2,6 +2,7 @@
  * parse runs in a child process: SimGrid exits on a file it cannot parse, and the driver
  * must turn that into one clear line, not die with it. */
 #include <errno.h>
+#include <limits.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "common/sa_error.h"
 #include "hostfile.h"
 #include "platform.h"
+#include "util/textfile.h"
 #include "zone_loader.h"
 
 static int is_file(const char *p)
@@ -35,11 +37,13 @@ char *plat_resolve(const char *arg, const char *dir, char *err, size_t errlen)
   }
   if (arg[0] == '\0') {
     snprintf(err, errlen, "--platform needs a file or a name");
-  } else if (is_file(arg) || strchr(arg, '/')) {
+  } else if (access(arg, F_OK) == 0 || strchr(arg, '/')) {
+    /* a name that is there, whatever it is (a directory, a FIFO), is that and not a name */
+    char why[PATH_MAX + 200];
     snprintf(p, n, "%s", arg);
-    if (is_file(p) && access(p, R_OK) == 0)
+    if (util_input_check(p, 0, why, sizeof why) == 0)
       return p;
-    snprintf(err, errlen, "cannot read platform '%s': %s", arg, is_file(p) ? strerror(errno) : "no such file");
+    snprintf(err, errlen, "--platform: %s", why);
   } else {
     snprintf(p, n, "%s/%s", dir, arg);
     if (!is_file(p))

@@ -1,6 +1,7 @@
 /* resume.c: the points of an earlier run, checked to be of the same sweep. */
 #include "resume.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,12 @@ static const char *differs(const cJSON *doc, const sim_run_info *run)
 int sim_resume_load(const char *path, const sim_run_info *run, sim_plan *pl, sim_results *head, char *err,
                     size_t errlen)
 {
+  char unread[PATH_MAX + 200];
+  int bad = util_input_check(path, 0, unread, sizeof unread);
+  if (bad) {
+    snprintf(err, errlen, "--resume: %s", unread);
+    return bad;
+  }
   char *text = util_read_text(path);
   if (!text)
     return fail(err, errlen, SA_EIO, path, "cannot be read");

@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 
 #include "table.h"
 
@@ -290,9 +293,25 @@ enum tuner_status tuner_table_parse(const char *text, size_t len, const char *na
 enum tuner_status tuner_table_load(const char *path, struct tuner_table *out, char *err, size_t errlen)
 {
   *out = (struct tuner_table){NULL, 0};
-  FILE *f = fopen(path, "r");
+  /* Opened without blocking and read only when it is a regular file: this runs inside
+   * NCCL's communicator setup, which a FIFO with no writer would stall for good. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat sb;
+  if (fd < 0 || fstat(fd, &sb) != 0) {
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (fd >= 0)
+      close(fd);
+    return TUNER_ERR_IO;
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    snprintf(err, errlen, "%s: not a regular file", path);
+    close(fd);
+    return TUNER_ERR_IO;
+  }
+  FILE *f = fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "r") : NULL;
   if (!f) {
     snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    close(fd);
     return TUNER_ERR_IO;
   }
   /* grown as it fills, up to one byte past the limit to tell a file that exceeds it */
