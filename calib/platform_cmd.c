@@ -99,22 +99,22 @@ static int parse(platform_opts *o, int c, const char *arg)
       return cal_bad("platform: at most %d --from-nccl-tests logs", MAX_LOGS);
     o->logs[o->nlogs++] = arg;
     return 0;
-  case O_NODES: return cal_parse_int(arg, 1, 100000, &o->nodes) ? cal_bad("platform: --nodes needs 1..100000, not '%s'", arg) : 0;
+  case O_NODES: return cal_parse_int(arg, 1, TOPO_MAX_NODES, &o->nodes) ? cal_bad("platform: --nodes needs 1..%d, not '%s'", TOPO_MAX_NODES, arg) : 0;
   case O_GPUS:
-    return cal_parse_int(arg, 1, 1024, &o->gpus) ? cal_bad("platform: --gpus-per-node needs 1..1024, not '%s'", arg) : 0;
+    return cal_parse_int(arg, 1, TOPO_MAX_GPUS, &o->gpus) ? cal_bad("platform: --gpus-per-node needs 1..%d, not '%s'", TOPO_MAX_GPUS, arg) : 0;
   case O_NICS:
-    if (cal_parse_int(arg, 1, 64, &v))
-      return cal_bad("platform: --nics needs 1..64, not '%s'", arg);
+    if (cal_parse_int(arg, 1, TOPO_MAX_NICS, &v))
+      return cal_bad("platform: --nics needs 1..%d, not '%s'", TOPO_MAX_NICS, arg);
     o->t.nics = (int)v;
     return 0;
   case O_PER_SWITCH:
-    if (cal_parse_int(arg, 1, 1024, &v))
-      return cal_bad("platform: --gpus-per-switch needs 1..1024, not '%s'", arg);
+    if (cal_parse_int(arg, 1, TOPO_MAX_GPUS, &v))
+      return cal_bad("platform: --gpus-per-switch needs 1..%d, not '%s'", TOPO_MAX_GPUS, arg);
     o->t.gpus_per_switch = (int)v;
     return 0;
   case O_PER_LEAF:
-    if (cal_parse_int(arg, 1, 100000, &v))
-      return cal_bad("platform: --nodes-per-leaf needs 1..100000, not '%s'", arg);
+    if (cal_parse_int(arg, 1, TOPO_MAX_NODES, &v))
+      return cal_bad("platform: --nodes-per-leaf needs 1..%d, not '%s'", TOPO_MAX_NODES, arg);
     o->t.nodes_per_leaf = (int)v;
     return 0;
   case O_NODE:

@@ -66,6 +66,11 @@ void plat_reason(const char *out, char *err, size_t errlen);
  * nothing is kept), else $XDG_CACHE_HOME/simallreduce, else ~/.cache/simallreduce; put is
  * best effort. */
 char *plat_cache_get(const char *path, int flags, int nodes, int rpn);
+/* What an entry's text holds once checked: its output, or NULL with why when the text is no
+ * entry, an entry made for another key (64 hex digits), or one whose contents do not match
+ * the digest its first line gives. A damaged entry plat_cache_get finds is said to be so on
+ * stderr, and the platform loaded afresh. */
+const char *plat_cache_entry_body(const char *text, size_t len, const char *key, const char **why);
 void plat_cache_put(const char *path, int flags, int nodes, int rpn, const char *out);
 
 /* In the loader's child, once the platform is loaded: prints the network's links, routes

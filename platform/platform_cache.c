@@ -6,7 +6,11 @@
  * same each time, while the cost models need a fraction of a second. The child's output is
  * a function of the file's bytes, the layout probed, this program and SimGrid's library, so
  * it is kept under a name that hashes all of them: a changed file, binary or library is a
- * new name, never a stale answer. Small platforms load in milliseconds and are not kept. */
+ * new name, never a stale answer. Small platforms load in milliseconds and are not kept.
+ *
+ * An entry is not trusted as it is: its first line names the key it was made for and the
+ * SHA-256 of what follows (plat_cache_entry_body). One edited, cut short, half written or
+ * copied from another entry is said to be damaged, loaded afresh and written again. */
 #include <errno.h>
 #include <simgrid/config.h> /* SG_BEGIN_DECL, which version.h uses */
 #include <simgrid/version.h>
@@ -20,6 +24,8 @@
 #include "util/digest.h"
 #include "platform.h"
 #include "util/textfile.h"
+
+#define ENTRY_MAGIC "simallreduce-cache 1"
 
 /* The cache directory, created if need be, in buf; 0 when there is none to use. */
 static int cache_dir(char *buf, size_t len)
@@ -50,11 +56,12 @@ static int cache_dir(char *buf, size_t len)
   }
 }
 
-/* The entry's path for this file, layout and program in buf; 0 when not to be kept. */
-static int entry_path(const char *path, int flags, int nodes, int rpn, char *buf, size_t len)
+/* The entry's path for this file, layout and program in buf, and its key; 0 when not to be
+ * kept. */
+static int entry_path(const char *path, int flags, int nodes, int rpn, char *buf, size_t len, char key[65])
 {
   struct stat st;
-  char dir[4096], file[65], exe[65], key[65], text[512];
+  char dir[4096], file[65], exe[65], text[512];
   int major, minor, patch;
   if (stat(path, &st) != 0 || st.st_size < PLAT_CACHE_MIN ||
       util_sha256_file(path, file) != 0 || util_sha256_file("/proc/self/exe", exe) != 0 ||
@@ -69,24 +76,61 @@ static int entry_path(const char *path, int flags, int nodes, int rpn, char *buf
   return n > 0 && (size_t)n < len;
 }
 
+/* "simallreduce-cache 1 KEY DIGEST\n": 21 + 64 + 1 + 64 + 1 bytes */
+#define HEAD_LEN (sizeof ENTRY_MAGIC " " + 64 + 1 + 64)
+
+const char *plat_cache_entry_body(const char *text, size_t len, const char *key, const char **why)
+{
+  char digest[65];
+  if (len < HEAD_LEN || memcmp(text, ENTRY_MAGIC " ", sizeof ENTRY_MAGIC) != 0 || text[HEAD_LEN - 1] != '\n' ||
+      text[sizeof ENTRY_MAGIC + 64] != ' ') {
+    *why = "not an entry this version writes";
+    return NULL;
+  }
+  if (memcmp(text + sizeof ENTRY_MAGIC, key, 64) != 0) {
+    *why = "made for another file, layout or program";
+    return NULL;
+  }
+  if (util_sha256(text + HEAD_LEN, len - HEAD_LEN, digest) != 0 ||
+      memcmp(text + sizeof ENTRY_MAGIC + 65, digest, 64) != 0) {
+    *why = "its contents do not match their digest";
+    return NULL;
+  }
+  return text + HEAD_LEN;
+}
+
 char *plat_cache_get(const char *path, int flags, int nodes, int rpn)
 {
-  char entry[4200];
-  return entry_path(path, flags, nodes, rpn, entry, sizeof entry) ? util_read_text(entry) : NULL;
+  char entry[4200], key[65];
+  if (!entry_path(path, flags, nodes, rpn, entry, sizeof entry, key))
+    return NULL;
+  struct stat st;
+  if (stat(entry, &st) != 0)
+    return NULL; /* not kept yet */
+  char *text = util_read_text(entry);
+  const char *why = "it cannot be read", *body = text ? plat_cache_entry_body(text, strlen(text), key, &why) : NULL;
+  if (!body) {
+    fprintf(stderr, "%s: the kept load of %s (%s) is damaged: %s; loading the platform afresh\n",
+            program_invocation_short_name, path, entry, why);
+    free(text);
+    return NULL;
+  }
+  memmove(text, body, strlen(body) + 1);
+  return text;
 }
 
 void plat_cache_put(const char *path, int flags, int nodes, int rpn, const char *out)
 {
-  char entry[4200], tmp[4300];
-  if (!entry_path(path, flags, nodes, rpn, entry, sizeof entry))
+  char entry[4200], tmp[4300], key[65], digest[65];
+  size_t n = strlen(out);
+  if (!entry_path(path, flags, nodes, rpn, entry, sizeof entry, key) || util_sha256(out, n, digest) != 0)
     return;
   /* written whole under a name of its own, then renamed: a reader sees all or nothing */
   snprintf(tmp, sizeof tmp, "%s.%ld.tmp", entry, (long)getpid());
   FILE *f = fopen(tmp, "w");
   if (!f)
     return;
-  size_t n = strlen(out);
-  int ok = fwrite(out, 1, n, f) == n;
+  int ok = fprintf(f, ENTRY_MAGIC " %s %s\n", key, digest) > 0 && fwrite(out, 1, n, f) == n;
   ok = fclose(f) == 0 && ok;
   if (!ok || rename(tmp, entry) != 0)
     unlink(tmp);

@@ -36,11 +36,32 @@ model changed "$tmp/big2.xml"
 check "entries after a changed file" "$(entries)" 2
 check "changed file's rows" "$(cmp -s "$tmp/cold.rows" "$tmp/changed.rows" && echo same)" same
 
-# a damaged entry does not read back: the platform is loaded again, the same rows
-for f in "$tmp"/cache/probe-*.txt; do echo garbage >"$f"; done
-model damaged "$tmp/big.xml"
-check "damaged entry's run" "$(cat "$tmp/damaged.rc")" 0
-check "damaged entry's rows" "$(cmp -s "$tmp/cold.rows" "$tmp/damaged.rows" && echo same)" same
+# big.xml's entry: the one entry the cold run made that big2.xml's did not
+entry=$(ls -t "$tmp"/cache/probe-*.txt | tail -n 1)
+other=$(ls -t "$tmp"/cache/probe-*.txt | head -n 1)
+cp "$entry" "$tmp/good"
+
+# damage NAME: big.xml run on its damaged entry says so in one line, gives the cold rows and
+# writes the entry again whole
+damage() {
+  model "$1" "$tmp/big.xml"
+  check "$1: run" "$(cat "$tmp/$1.rc")" 0
+  check "$1: one line says so" "$(grep -c 'is damaged' "$tmp/$1.err")/$(wc -l <"$tmp/$1.err" | tr -d ' ')" 1/1
+  check "$1: the cold rows" "$(cmp -s "$tmp/cold.rows" "$tmp/$1.rows" && echo same)" same
+  check "$1: the entry written again" "$(cmp -s "$tmp/good" "$entry" && echo same)" same
+}
+echo garbage >"$entry"
+damage garbage
+# a link's rate edited, as a hand would: the same form, other numbers
+sed 's/\(@link[^0-9]*\)[0-9]/\19/' "$tmp/good" >"$entry"
+check "an edited entry differs" "$(cmp -s "$tmp/good" "$entry" || echo edited)" edited
+damage edited
+# its host list cut, and half written: the first half of it
+head -c "$(($(wc -c <"$tmp/good") / 2))" "$tmp/good" >"$entry"
+damage half
+# another file's entry under this one's name: foreign
+cp "$other" "$entry"
+damage foreign
 
 # a small platform is never kept
 rm -rf "$tmp/cache"

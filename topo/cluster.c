@@ -59,6 +59,9 @@ void topo_defaults(topo_cluster *t)
     t->uplink_lat = 0.3e-6;
 }
 
+static int rate_ok(double bw) { return bw > 0 && isfinite(bw); }
+static int lat_ok(double lat) { return lat >= 0 && isfinite(lat); }
+
 static int bad(char *err, size_t errlen, const char *msg)
 {
   snprintf(err, errlen, "%s", msg);
@@ -69,11 +72,22 @@ int topo_check(const topo_cluster *t, char *err, size_t errlen)
 {
   if (t->nodes < 1 || t->gpus < 1 || t->nics < 1)
     return bad(err, errlen, "a cluster needs at least one node, one GPU and one NIC per node");
+  if (t->nodes > TOPO_MAX_NODES || t->gpus > TOPO_MAX_GPUS || t->nics > TOPO_MAX_NICS) {
+    snprintf(err, errlen, "at most %d nodes, %d GPUs and %d NICs per node", TOPO_MAX_NODES, TOPO_MAX_GPUS,
+             TOPO_MAX_NICS);
+    return SA_EINVAL;
+  }
+  if ((t->node == TOPO_NODE_PCIE && (t->gpus_per_switch < 1 || t->gpus_per_switch > t->gpus)) ||
+      (t->fabric == TOPO_FABRIC_FATTREE && (t->nodes_per_leaf < 1 || t->nodes_per_leaf > TOPO_MAX_NODES)))
+    return bad(err, errlen, "a PCIe switch holds 1 to all of a node's GPUs, a fat-tree leaf 1 node or more");
   if (t->nics > t->gpus)
     return bad(err, errlen, "more NICs than GPUs per node: every NIC must serve a GPU");
-  if (!(t->gpu_bw > 0) || !(t->nic_bw > 0) || t->gpu_lat < 0 || t->nic_lat < 0 || !isfinite(t->gpu_bw) ||
-      !isfinite(t->nic_bw))
-    return bad(err, errlen, "link rates must be positive and latencies not negative");
+  int pcie = t->node == TOPO_NODE_PCIE || t->node == TOPO_NODE_DGX1, dgx1 = t->node == TOPO_NODE_DGX1;
+  if (!rate_ok(t->gpu_bw) || !rate_ok(t->nic_bw) || !lat_ok(t->gpu_lat) || !lat_ok(t->nic_lat) ||
+      (dgx1 && (!rate_ok(t->pcie_bw) || !lat_ok(t->pcie_lat))) ||
+      (pcie && (!rate_ok(t->socket_bw) || !lat_ok(t->socket_lat))) ||
+      (t->fabric == TOPO_FABRIC_FATTREE && (!lat_ok(t->uplink_lat) || !isfinite(t->oversub))))
+    return bad(err, errlen, "link rates must be positive and finite, latencies finite and not negative");
   if (t->node == TOPO_NODE_DGX1 && t->gpus != 8)
     return bad(err, errlen, "a dgx1-mesh node has 8 GPUs");
   if (t->rails && t->fabric != TOPO_FABRIC_FATTREE)

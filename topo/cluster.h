@@ -42,12 +42,20 @@ typedef struct {
   double uplink_lat;
 } topo_cluster;
 
+/* The largest cluster the generator draws and the loader builds (topo_check): far past the
+ * 16384 GPUs make bench simulates, short of what one machine could hold the XML of. */
+#define TOPO_MAX_NODES 100000
+#define TOPO_MAX_GPUS 1024 /* per node */
+#define TOPO_MAX_NICS 64   /* per node */
+
 /* A topology with the defaults of its kind filled in where the caller left 0 (gpus_per_switch,
  * socket and PCIe links, nodes_per_leaf, oversub, uplink_lat). */
 void topo_defaults(topo_cluster *t);
 
-/* 0, or SA_EINVAL with err saying what does not hold (a dgx1 node of other than 8 GPUs, a
- * rate that is not positive, rails on a single switch...). */
+/* 0, or SA_EINVAL with err saying what does not hold (counts out of 1..TOPO_MAX_*, a dgx1
+ * node of other than 8 GPUs, a rate that is not positive and finite, a latency that is
+ * negative or not finite, rails on a single switch, a fat-tree leaf of no nodes...): what
+ * the generator and the loader (zone.cpp) both refuse, a topology that has its defaults. */
 int topo_check(const topo_cluster *t, char *err, size_t errlen);
 
 const char *topo_node_kind_name(topo_node_kind k);

@@ -54,7 +54,7 @@ static int all_links(FILE *f, const topo_cluster *t)
 {
   int rc = 0;
   fprintf(f, "    <zone id=\"links\" routing=\"None\">\n");
-  for (int i = -1; i < t->nodes && rc == 0; i++)
+  for (int i = -1; i < t->nodes && rc == 0 && !ferror(f); i++)
     rc = some_links(f, t, i);
   fprintf(f, "    </zone>\n");
   return rc;
@@ -86,7 +86,7 @@ static void bypasses(FILE *f, const topo_cluster *t, int l, int u, const char *i
 {
   int first, end;
   topo_unit_range(t, u, &first, &end);
-  for (int i = first; i < end; i++)
+  for (int i = first; i < end && !ferror(f); i++)
     for (int j = 0; j < t->gpus; j++)
       for (int k = 0; k < t->gpus; k++) {
         if (!bypass_in(t, l, i, j, k))
@@ -109,12 +109,12 @@ static void star(FILE *f, const topo_cluster *t, const topo_platform_spec *s, in
 {
   int first, end;
   topo_unit_range(t, u, &first, &end);
-  for (int i = first; i < end; i++)
+  for (int i = first; i < end && !ferror(f); i++)
     for (int j = 0; j < t->gpus; j++)
       if (topo_leaf_of(t, i, j) == l)
         host(f, indent, s, i, j);
   fprintf(f, "%s<zone id=\"%s-switch\" routing=\"None\"><router id=\"%s-sw\"/></zone>\n", indent, sw, sw);
-  for (int i = first; i < end; i++)
+  for (int i = first; i < end && !ferror(f); i++)
     for (int j = 0; j < t->gpus; j++) {
       if (topo_leaf_of(t, i, j) != l)
         continue;
@@ -190,9 +190,9 @@ int topo_platform_xml(FILE *f, const topo_cluster *t, const topo_platform_spec *
   if (rc)
     return rc;
   int leaves = topo_leaves(t);
-  for (int l = 0; l < leaves; l++)
+  for (int l = 0; l < leaves && !ferror(f); l++)
     leaf(f, t, s, l);
-  for (int a = 0; a < leaves; a++)
+  for (int a = 0; a < leaves && !ferror(f); a++)
     for (int b = a + 1; b < leaves; b++) {
       topo_path p = {2, {{TOPO_LK_UPLINK, -1, a, 0, 1}, {TOPO_LK_UPLINK, -1, b, 0, 0}}};
       fprintf(f, "    <zoneRoute src=\"leaf%d\" dst=\"leaf%d\" gw_src=\"leaf%d-sw\" gw_dst=\"leaf%d-sw\">", a, b, a, b);

@@ -25,7 +25,8 @@ typedef struct {
  * GPU (host node<i>-gpu<j>, property node=i, the compute properties) joined to the leaf's
  * switch by the GPU's way to its NIC; leaves joined through their uplinks; GPUs of one node
  * joined by bypass routes (their intra-node path) in the zone that holds them both. Nothing
- * in it grows faster than the number of GPUs times the GPUs of a node. Returns 0 or SA_EIO. */
+ * in it grows faster than the number of GPUs times the GPUs of a node. Returns 0, or SA_EIO
+ * (or SA_ENOMEM) as soon as a write to f fails: a stream that refuses more stops it. */
 int topo_platform_xml(FILE *f, const topo_cluster *t, const topo_platform_spec *s);
 
 /* The header comment's description of a topology (kind, links, NICs, fabric), for notes. */

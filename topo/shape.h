@@ -38,6 +38,11 @@ int topo_shape_format(const topo_cluster *t, const topo_platform_spec *s, char *
  * part); numbers come back bit for bit. */
 int topo_shape_parse(const char *line, topo_shape *out);
 
+/* 1 when text (a platform file of len bytes) is exactly what the generator writes for the
+ * shape it carries, a shape of NVSwitch nodes that topo_check accepts (out then holds it),
+ * else 0 (shape_file.c says what "exactly" leaves out: the header comment's words). */
+int topo_shape_of_file(const char *text, size_t len, topo_shape *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,9 +10,9 @@
  * were written from), in about 0.1 us.
  *
  * Only for a file of NVSwitch nodes that is exactly what the generator writes for the shape
- * it carries (shape.h): the file is written again from that shape, in memory, and compared with it
- * after the header comment. Any other file, a generated one edited by hand included, is
- * read by SimGrid's own parser, as if it had been given to SimGrid directly. The file's path
+ * it carries (shape_file.c: written again from that shape and compared as it goes). Any
+ * other file, a generated one edited by hand included, is read by SimGrid's own parser, as
+ * if it had been given to SimGrid directly. The file's path
  * comes in $SIMALLREDUCE_PLATFORM_XML (TOPO_SHAPE_FILE_ENV; platform/zone_loader.c). */
 #include <simgrid/kernel/routing/NetPoint.hpp>
 #include <simgrid/kernel/routing/NetZoneImpl.hpp>
@@ -146,43 +146,6 @@ std::string read_file(const std::string &path)
   return text;
 }
 
-/* The file's shape, when the file is exactly what the generator writes for it. */
-bool generated(const std::string &text, topo_shape *shape)
-{
-  const std::string tag = std::string("<prop id=\"") + TOPO_SHAPE_PROP + "\" value=\"";
-  size_t at = text.find(tag);
-  if (at == std::string::npos)
-    return false;
-  at += tag.size();
-  size_t end = text.find('"', at);
-  if (end == std::string::npos || topo_shape_parse(text.substr(at, end - at).c_str(), shape) != 0)
-    return false;
-  /* NVSwitch nodes only: every piece of their routes inside a zone of the file is one link.
-   * SimGrid gives the links of a longer piece (a PCIe GPU's way to its NIC) in an order of its
-   * own (reversed on the way out of a Dijkstra zone) and sums their latencies in that order,
-   * which a flat zone would not match to the last bit; those nodes keep the file's zones. */
-  char err[256];
-  if (shape->topo.node != TOPO_NODE_NVSWITCH || topo_check(&shape->topo, err, sizeof err) != 0)
-    return false;
-  char *again = nullptr;
-  size_t len = 0;
-  FILE *f = open_memstream(&again, &len);
-  if (not f)
-    return false;
-  shape->spec.name = "";
-  shape->spec.notes = "";
-  int rc = topo_platform_xml(f, &shape->topo, &shape->spec);
-  fclose(f);
-  bool same = false;
-  if (rc == 0) {
-    const char *body = strstr(again, "\n<platform");
-    size_t from = text.find("\n<platform");
-    same = body && from != std::string::npos && text.compare(from, std::string::npos, body) == 0;
-  }
-  free(again);
-  return same;
-}
-
 /* The platform of shape s, as the file describes it: its settings, every link in the file's
  * order, every GPU in the file's order (leaf by leaf) with its properties. */
 void build(const topo_shape &s)
@@ -236,7 +199,8 @@ void load_platform(const sg4::Engine &e)
   if (not path || not *path)
     throw std::invalid_argument(std::string("platform_zone.so: $") + TOPO_SHAPE_FILE_ENV + " names no platform file");
   topo_shape shape;
-  if (generated(read_file(path), &shape))
+  std::string text = read_file(path);
+  if (topo_shape_of_file(text.data(), text.size(), &shape))
     build(shape);
   else
     e.load_platform(path);

@@ -1,0 +1,28 @@
+/* fuzz_shape.c: the shape line a generated platform carries (topo/shape.c) and the loader's
+ * test of a whole file against its shape (topo/shape_file.c): any line that parses is one
+ * topo_check may judge and that formats again; a file taken as generated is one of NVSwitch
+ * nodes topo_check accepts, written again to the last byte from its shape. */
+#include "topo/shape.h"
+#include "fuzz_util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  char *s = fuzz_string(data, size), err[256], *again = malloc(TOPO_SHAPE_LINE);
+  topo_shape *shape = malloc(sizeof *shape);
+  if (!s || !again || !shape) {
+    free(s), free(again), free(shape);
+    return 0;
+  }
+  if (topo_shape_parse(s, shape) == 0 && topo_check(&shape->topo, err, sizeof err) == 0 &&
+      topo_shape_format(&shape->topo, &shape->spec, again, TOPO_SHAPE_LINE) == 0) {
+    topo_shape *back = malloc(sizeof *back);
+    if (back && topo_shape_parse(again, back) != 0)
+      abort(); /* a line the formatter wrote that the parser refuses */
+    free(back);
+  }
+  if (topo_shape_of_file((const char *)data, size, shape) &&
+      (shape->topo.node != TOPO_NODE_NVSWITCH || topo_check(&shape->topo, err, sizeof err) != 0))
+    abort(); /* a file taken as generated for a shape the loader must refuse */
+  free(s), free(again), free(shape);
+  return 0;
+}
