@@ -146,8 +146,8 @@ static int parse(int argc, char **argv, validate_opts *o)
     in[nin++] = o->simulated[i];
   for (int i = 0; i < o->nmodel; i++)
     in[nin++] = o->model[i];
-  for (int i = 0; i < o->npublished; i++)
-    in[nin++] = o->published[i];
+  for (int i = 0; i < o->npublished; i++) /* WHAT=LO:HI:FILE: the file after the last colon */
+    in[nin++] = strrchr(o->published[i], ':') ? strrchr(o->published[i], ':') + 1 : o->published[i];
   if (cal_check_files("validate", o->out, in, nin, 0) != 0 || cal_check_files("validate", o->csv, in, nin, 0) != 0)
     return 2;
   if (o->csv && strcmp(o->out, "-") != 0 && util_same_file(o->out, o->csv))

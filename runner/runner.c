@@ -292,7 +292,9 @@ static int run_all(const runner_config *cfg, int rank, int size, ar_steps *tr)
       fprintf(stderr, "ar_runner: %s at %zu bytes failed: %s\n", pt.algo, pt.bytes, sa_strerror(pt.rc));
     if (pt.rc)
       status = 1;
-    start = j + 1 < cfg->njobs ? runner_clock_next(0) : NAN;
+    /* after the last point too: where a sweep extended past it, or another algorithm after
+     * it, starts its next point when resumed from this run's results */
+    start = runner_clock_next(0);
     if (rank == 0 && runner_stream_point(out, cfg, &pt, start) != 0)
       status = 1;
     free(pt.times);

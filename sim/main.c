@@ -138,14 +138,23 @@ static int on_tick(void *arg)
   return sim_emit_failed(t->fw->e) != NULL;
 }
 
-/* The clock the earlier run started the first point still to run at, when it ran the one
- * before it (NaN: none; --resume of a sweep cut short). */
-static double resume_clock(const sim_plan *pl)
+/* The points still to run from slot lo on that one launch of the runner takes: the slots
+ * up to the next one done before (--resume), in [*first, *end). A point right after one done
+ * before starts at the clock that run recorded for it (*clock, NaN: none, the plan's first);
+ * the simulated clock cannot go back, so each stretch of points to run between done ones
+ * is a launch of its own, and every point starts where an uninterrupted sweep starts it.
+ * Returns 0 when no point is left. */
+static int next_stretch(const sim_plan *pl, int lo, int *first, int *end, double *clock)
 {
-  for (int i = 0; i < pl->n; i++)
-    if (!pl->slot[i].done)
-      return i > 0 && pl->slot[i - 1].done ? pl->slot[i - 1].pt.next_clock_s : NAN;
-  return NAN;
+  while (lo < pl->n && pl->slot[lo].done)
+    lo++;
+  if (lo == pl->n)
+    return 0;
+  *first = lo;
+  *clock = lo > 0 ? pl->slot[lo - 1].pt.next_clock_s : NAN;
+  for (*end = lo; *end < pl->n && !pl->slot[*end].done; (*end)++)
+    ;
+  return 1;
 }
 
 /* --trace: this run's timeline files into the trace, with its points in the order the
@@ -166,21 +175,32 @@ static int add_trace(sim_trace *trace, const char *result, const plat_file *pf, 
   return rc;
 }
 
-/* One SMPI run of the runner for the plan's points not done yet, each reported as it
- * arrives. Returns 0, or 1 with the reason and the simulator's last lines on stderr. */
-static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, int nodes, int rpn, sim_emit *e,
-                    const sim_model *m, sim_trace *trace, double *wall)
+/* Whether a slot of [lo, hi) is still to run. */
+static int stretch_left(const sim_plan *pl, int lo, int hi)
+{
+  for (int i = lo; i < hi; i++)
+    if (!pl->slot[i].done)
+      return 1;
+  return 0;
+}
+
+/* One SMPI run of the runner for the plan's points in slots [lo, hi) not done yet, the first
+ * starting at clock (NaN: none), each reported as it arrives. Returns 0, or 1 with the
+ * reason and the simulator's last lines on stderr. */
+static int simulate_stretch(const sim_opts *o, const char *bindir, const plat_file *pf, int nodes, int rpn,
+                            sim_emit *e, const sim_model *m, sim_trace *trace, int lo, int hi, double clock,
+                            double *wall)
 {
   char err[ERRLEN], hostfile[4200], result[4200], log[4200], runner[4200];
-  if (e->plan->ndone == e->plan->n)
-    return 0;
   const char *tmp = util_tmpdir_create(err, sizeof err);
   if (!tmp) {
     fprintf(stderr, "simallreduce: %s\n", err);
     return 1;
   }
   snprintf(hostfile, sizeof hostfile, "%s/hostfile", tmp);
-  snprintf(result, sizeof result, "%s/result.jsonl", tmp);
+  /* a result file (and trace directory) per launch: the follower reads this one alone */
+  static int launches;
+  snprintf(result, sizeof result, "%s/result%d.jsonl", tmp, launches++);
   snprintf(log, sizeof log, "%s/smpirun.log", tmp);
   snprintf(runner, sizeof runner, "%s/ar_runner", bindir);
   if (access(runner, X_OK) != 0) {
@@ -198,9 +218,9 @@ static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, 
     return 1;
   }
   for (int i = 0, k = 0; todo && i < e->plan->n; i++)
-    todo[i] = e->plan->slot[i].done ? -1 : k++;
+    todo[i] = i < lo || i >= hi || e->plan->slot[i].done ? -1 : k++;
   sim_runner_cmd cmd;
-  int built = sim_runner_cmd_build(&cmd, o, rpn, e->plan, resume_clock(e->plan), result);
+  int built = sim_runner_cmd_build(&cmd, o, rpn, e->plan, lo, hi, clock, result);
   sim_follow f;
   sim_follow_init(&f, result);
   follower fw = {e, m, 0};
@@ -218,7 +238,7 @@ static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, 
     snprintf(err, sizeof err, "%s", sim_emit_failed(e)), rc = SA_EIO;
   else if (rc == 0 && (f.bad || fw.unexpected))
     snprintf(err, sizeof err, "the simulation's result file is not in the expected form"), rc = SA_EPARSE;
-  else if (rc == 0 && (!f.ended || e->plan->ndone < e->plan->n))
+  else if (rc == 0 && (!f.ended || stretch_left(e->plan, lo, hi)))
     snprintf(err, sizeof err, "the simulation stopped after %d of %d points", e->plan->ndone, e->plan->n),
         rc = SA_EPARSE;
   sim_follow_close(&f);
@@ -236,6 +256,21 @@ static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, 
     return 1;
   }
   *wall += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  return 0;
+}
+
+/* Every point not done yet, stretch by stretch (next_stretch). Returns 0 or 1 as
+ * simulate_stretch does. */
+static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, int nodes, int rpn, sim_emit *e,
+                    const sim_model *m, sim_trace *trace, double *wall)
+{
+  int lo = 0, first, end;
+  double clock;
+  while (next_stretch(e->plan, lo, &first, &end, &clock)) {
+    if (simulate_stretch(o, bindir, pf, nodes, rpn, e, m, trace, first, end, clock, wall) != 0)
+      return 1;
+    lo = end;
+  }
   return 0;
 }
 
@@ -260,8 +295,14 @@ static int resume(const sim_opts *o, const sim_run_info *info, const sim_model *
   char err[ERRLEN];
   if (!o->resume_path)
     return 0;
-  if (sim_resume_load(o->resume_path, info, plan, head, err, sizeof err) < 0)
+  int in_order, rc = sim_resume_load(o->resume_path, info, plan, head, &in_order, err, sizeof err);
+  if (rc < 0)
     return bad_input(err);
+  if (!in_order && plan->ndone < plan->n)
+    fprintf(stderr, "simallreduce: --resume %s: its points are not this sweep's first ones in its order: they "
+                    "are kept as that run simulated them, and the points after them may differ from an "
+                    "uninterrupted run's in their last digits\n",
+            o->resume_path);
   for (int i = 0; m && i < plan->n; i++)
     if (plan->slot[i].resumed)
       sim_model_point(m, &plan->slot[i].pt);

@@ -28,8 +28,16 @@ int sim_links_read(const cJSON *point, sim_links *l)
   {
     sim_link *k = &l->v[l->n];
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
-    if (!cJSON_IsString(name) || !num(it, "rate_Bps", &k->rate_Bps) || !num(it, "bytes", &k->bytes) ||
-        !num(it, "busy_s", &k->busy_s) || !num(it, "peak_Bps", &k->peak_Bps)) {
+    /* the runner's lines and the driver's outputs have peak_Bps; files written before
+     * these had only the peak's utilization */
+    double util = 0;
+    int ok = cJSON_IsString(name) && num(it, "rate_Bps", &k->rate_Bps) && num(it, "bytes", &k->bytes) &&
+             num(it, "busy_s", &k->busy_s);
+    if (ok && !num(it, "peak_Bps", &k->peak_Bps)) {
+      ok = num(it, "peak_util", &util);
+      k->peak_Bps = util * k->rate_Bps;
+    }
+    if (!ok) {
       sim_links_free(l);
       return SA_EPARSE;
     }
@@ -85,6 +93,7 @@ void sim_links_json(cJSON *point, const sim_links *l)
     cJSON_AddNumberToObject(o, "rate_Bps", k->rate_Bps);
     cJSON_AddNumberToObject(o, "bytes", k->bytes);
     cJSON_AddNumberToObject(o, "busy_s", k->busy_s);
+    cJSON_AddNumberToObject(o, "peak_Bps", k->peak_Bps); /* what --resume reads back */
     cJSON_AddNumberToObject(o, "mean_util", sim_link_mean_util(k, l->window_s));
     cJSON_AddNumberToObject(o, "peak_util", sim_link_peak_util(k));
     cJSON_AddItemToArray(list, o);

@@ -34,6 +34,26 @@ static int read_result(cJSON *o, sim_point *p)
   return sim_point_read(o, p);
 }
 
+/* What makes a result impossible, or NULL: last is the clock the one before recorded. */
+static const char *implausible(const cJSON *o, const sim_point *p, double *last)
+{
+  if (!(isfinite(p->time_s) && isfinite(p->time_min_s) && isfinite(p->time_max_s) && p->time_min_s >= 0 &&
+        p->time_min_s <= p->time_s && p->time_s <= p->time_max_s))
+    return "a result's time is negative, not finite, or outside its spread";
+  for (int i = 0; i < p->nphases; i++)
+    if (!isfinite(p->phase_s[i]) || p->phase_s[i] < 0)
+      return "a result's phase time is negative or not finite";
+  const cJSON *next = item(o, "next_clock_s");
+  if (!next)
+    return NULL; /* a point modelled only, or the last of an older version's run */
+  if (!cJSON_IsNumber(next))
+    return "a result's next_clock_s is not a number";
+  if (!(next->valuedouble > 0 && next->valuedouble <= SIM_RESUME_MAX_CLOCK) || next->valuedouble <= *last)
+    return "a result's next_clock_s is outside the run's clock (past 1e6 s, or not after the one before)";
+  *last = next->valuedouble;
+  return NULL;
+}
+
 /* Same platform file, shape, mode and options, or the reason why not. */
 static const char *differs(const cJSON *doc, const sim_run_info *run)
 {
@@ -55,9 +75,12 @@ static const char *differs(const cJSON *doc, const sim_run_info *run)
                        "--verify or --cfg)";
 }
 
-int sim_resume_load(const char *path, const sim_run_info *run, sim_plan *pl, sim_results *head, char *err,
-                    size_t errlen)
+int sim_resume_load(const char *path, const sim_run_info *run, sim_plan *pl, sim_results *head, int *in_order,
+                    char *err, size_t errlen)
 {
+  double last = 0;
+  int seq = 0;
+  *in_order = 1;
   char unread[PATH_MAX + 200];
   int bad = util_input_check(path, 0, unread, sizeof unread);
   if (bad) {
@@ -85,11 +108,19 @@ int sim_resume_load(const char *path, const sim_run_info *run, sim_plan *pl, sim
       why = "a result in it is not in the expected form", rc = SA_EPARSE;
       break;
     }
+    if ((why = implausible(r, &p, &last))) {
+      sim_links_free(&p.links);
+      rc = SA_EINVAL;
+      break;
+    }
     int i = sim_plan_find(pl, p.algo, p.bytes, p.nccl);
+    *in_order &= i == seq++;
     if (i >= 0) {
       sim_plan_fill(pl, i, &p);
       pl->slot[i].resumed = 1;
       taken++;
+    } else {
+      sim_links_free(&p.links); /* a point this sweep does not have */
     }
   }
   cJSON_Delete(doc);

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The plan's points not done yet, one "ALGO:BYTES" a line ("ALGO:BYTES:CHOICE" for NCCL's
+/* The plan's points in [lo, hi) not done yet, one "ALGO:BYTES" a line ("ALGO:BYTES:CHOICE" for NCCL's
  * algorithms, what they run there), in the file "points" beside the
  * result file (the run's private directory): a sweep's list can be longer than the kernel
  * lets one argument be. */
-static int write_points(sim_runner_cmd *c, const sim_plan *pl, const char *result)
+static int write_points(sim_runner_cmd *c, const sim_plan *pl, int lo, int hi, const char *result)
 {
   const char *slash = strrchr(result, '/');
   size_t n = slash ? (size_t)(slash - result) + 1 : 0;
@@ -21,18 +21,18 @@ static int write_points(sim_runner_cmd *c, const sim_plan *pl, const char *resul
     return SA_ENOMEM;
   snprintf(c->points, n + 8, "%.*spoints", (int)n, result);
   FILE *f = fopen(c->points, "w");
-  for (int i = 0; f && i < pl->n; i++)
+  for (int i = lo; f && i < hi; i++)
     if (!pl->slot[i].done)
       fprintf(f, "%s:%llu%s%s\n", pl->slot[i].algo, (unsigned long long)pl->slot[i].bytes, pl->slot[i].nccl[0] ? ":" : "",
               pl->slot[i].nccl);
   return f && fclose(f) == 0 ? 0 : SA_EIO;
 }
 
-int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const sim_plan *pl, double start_clock,
-                         const char *result)
+int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const sim_plan *pl, int lo, int hi,
+                         double start_clock, const char *result)
 {
   memset(c, 0, sizeof *c);
-  int rc = write_points(c, pl, result);
+  int rc = write_points(c, pl, lo, hi, result);
   if (rc) {
     sim_runner_cmd_free(c);
     return rc;
@@ -56,9 +56,9 @@ int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const si
   if (o->verify)
     c->argv[k++] = "--verify";
   if (o->links || o->trace_path) { /* the trace's counters are the busiest links too */
-    snprintf(c->num[5], sizeof c->num[5], "%d", o->links ? o->links : SIM_DEFAULT_LINKS);
+    snprintf(c->num[6], sizeof c->num[6], "%d", o->links ? o->links : SIM_DEFAULT_LINKS);
     c->argv[k++] = "--links";
-    c->argv[k++] = c->num[5];
+    c->argv[k++] = c->num[6];
   }
   if (o->trace_path) {
     sim_runner_trace_dir(result, c->trace, sizeof c->trace);
