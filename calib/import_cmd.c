@@ -1,4 +1,5 @@
 /* import_cmd.c: `simcalib import nccl-tests|osu LOG`. */
+#include <ctype.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -43,6 +44,13 @@ static void notes(const char *log, const imp_report *rep, const md_data *d)
     if (rep->skipped_inside > 0)
       fprintf(stderr, " (%ld inside it, the first at %s:%ld)", rep->skipped_inside, log, rep->first_inside);
     fputc('\n', stderr);
+  }
+  for (size_t r = 0; r < d->nruns; r++) {
+    const char *v = d->runs[r].nccl_version;
+    /* every NCCL (and RCCL) release since 2017 is 2.x */
+    if (v[0] && (strncmp(v, "2.", 2) != 0 || !isdigit((unsigned char)v[2])))
+      fprintf(stderr, "simcalib: import: run %zu (line %ld) names NCCL version %s, which no release has been "
+                      "(they are 2.x): kept as written\n", r, d->runs[r].line, v);
   }
   for (size_t r = 0; r < d->nruns; r++)
     if (d->runs[r].dtype_assumed)

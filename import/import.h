@@ -13,6 +13,9 @@
  * all is refused at once, so that /dev/zero or a binary costs neither time nor memory. */
 #define IMP_LINE_MAX (64 * 1024)
 #define IMP_BYTES_MAX (64L * 1024 * 1024)
+/* The longest one allreduce of a log may take, us: an hour (16 GiB at 5 MB/s), past which a
+ * time is a typo or a corrupt line, never a measurement to fit. */
+#define IMP_TIME_MAX_US 3.6e9
 /* Lines read before the first one of the tool's own before giving up on a file as not its
  * output (a job script's preamble is tens of lines; NCCL's INFO lines come after). */
 #define IMP_PREAMBLE_MAX 10000

@@ -228,8 +228,14 @@ static int row(imp_nccl_ctx *c, char *s, long ln)
   double size, count, v[2][4];
   if (n != k->ncols && !(k->timestamp >= 0 && n > k->ncols && n <= MAX_TOK))
     goto malformed;
-  if (amount(tok[k->size], &size) || amount(tok[k->count], &count))
-    goto malformed;
+  if (amount(tok[k->size], &size) || amount(tok[k->count], &count)) {
+    double big;
+    if (imp_token_number(tok[k->size], &big) != 0 || !(big > 9007199254740992.0))
+      goto malformed;
+    snprintf(why, sizeof why, "size %s bytes: past 2^53, the largest a log's sizes can be read exactly at",
+             tok[k->size]);
+    return imp_bad(&c->io, ln, why);
+  }
   int rc = reduction(c, tok, ln), tsize = imp_nccl_type(tok[k->type], dtype, sizeof dtype);
   if (rc != 0)
     return rc;
@@ -247,6 +253,11 @@ static int row(imp_nccl_ctx *c, char *s, long ln)
       }
       if (imp_token_number(tok[at[j]], &v[ip][j]) || v[ip][j] < 0 || (j == 0 && v[ip][j] == 0))
         goto malformed;
+      if (j == 0 && v[ip][j] > IMP_TIME_MAX_US) {
+        snprintf(why, sizeof why, "time %s us: more than an hour for one allreduce, not a measurement",
+                 tok[at[j]]);
+        return imp_bad(&c->io, ln, why);
+      }
     }
     /* #wrong counts elements (printed %g, whole); old versions' "error" is a magnitude */
     if (!k->wrong_is_count)

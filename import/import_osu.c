@@ -216,6 +216,8 @@ static int row(osu_ctx *c, char **tok, int n, long ln)
     p.max_s = mx >= 0 ? mx * 1e-6 : -1;
     p.reps = it >= 0 ? (int)it : -1;
   }
+  if (p.time_s * 1e6 > IMP_TIME_MAX_US || mx > IMP_TIME_MAX_US)
+    return imp_bad(&c->io, ln, "a time of more than an hour for one operation, not a measurement");
   if (c->t == OSU_ALLREDUCE) {
     snprintf(p.dtype, sizeof p.dtype, "%s", c->run.dtype);
     p.count = size / c->type_size;

@@ -18,6 +18,7 @@
 
 #include "check_util.h"
 #include "cli_run.h"
+#include "util/textfile.h"
 
 static char dir[] = "/tmp/check_hardening.XXXXXX";
 
@@ -159,6 +160,54 @@ START_TEST(bad_input_matrix)
   CASE("--trace %s/no/such/dir/t.json --size 1K", dir);
   for (size_t i = 0; i < sizeof badprop / sizeof badprop[0]; i++)
     CASE("--platform %s --mode %s", badprop[i], i % 2 ? "model" : "sim");
+  /* outputs: two on one file (through a link too), one on an input, one that is no regular
+   * file; inputs that are no regular file (a FIFO would hang the reader, /dev/zero never end) */
+  char out[100], link[100], fifo[100], plat[100], res[100];
+  snprintf(out, sizeof out, "%s/out", dir);
+  snprintf(link, sizeof link, "%s/link", dir);
+  snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+  snprintf(res, sizeof res, "%s/r.jsonl", dir);
+  ck_assert_int_eq(symlink("out", link), 0);
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  snprintf(plat, sizeof plat, "%s", file("t16.xml", "<?xml version=\"1.0\"?>\n"));
+  CASE("--size 1K --json %s --csv %s", out, out);
+  CASE("--size 1K --csv %s --jsonl %s", out, out);
+  CASE("--size 1K --trace %s --csv %s", out, out);
+  CASE("--size 1K --json %s --csv %s", link, out); /* a link to the same file */
+  CASE("--size 1K --platform %s --json %s", plat, plat);
+  CASE("--size 1K --resume %s --csv %s", res, res);
+  CASE("--algo nccl --size 1K --export-tuner %s --csv %s", out, out);
+  CASE("--size 1K --json /dev/full");
+  CASE("--size 1K --trace /dev/full");
+  CASE("--size 1K --csv %s", fifo);
+  CASE("--size 1K --json %s", dir);
+  CASE("--size 1K --json -");
+  CASE("--platform %s", fifo);
+  CASE("--platform /dev/zero");
+  CASE("--size 1K --resume %s", fifo);
+  /* --resume of files with impossible values (made below from a run of the same sweep) */
+  static const char *const bad_values[][2] = {{"\"time_s\":", "\"time_s\":-1,\"x\":"},
+                                              {"\"time_s\":", "\"time_s\":1e999,\"x\":"},
+                                              {"\"next_clock_s\":", "\"next_clock_s\":-1,\"x\":"},
+                                              {"\"next_clock_s\":", "\"next_clock_s\":1e300,\"x\":"},
+                                              {"\"next_clock_s\":", "\"next_clock_s\":1e9,\"x\":"},
+                                              {"\"next_clock_s\":", "\"next_clock_s\":\"x\",\"x\":"},
+                                              {"\"next_clock_s\":", "\"next_clock_s\":null,\"x\":"}};
+  char run[400];
+  snprintf(run, sizeof run, "--nodes 2 --sizes 1K,4K --jsonl %s", res);
+  cli_result made = cli_run(run, 0);
+  ck_assert_msg(made.status == 0, "%s: %s", run, made.err);
+  cli_result_free(&made);
+  char *good = util_read_text(res);
+  ck_assert_ptr_nonnull(good);
+  for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++) {
+    char name[32], *at = strstr(good, bad_values[i][0]), text[8192];
+    ck_assert_ptr_nonnull(at);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, bad_values[i][1], at + strlen(bad_values[i][0]));
+    snprintf(name, sizeof name, "bad%zu.jsonl", i);
+    CASE("--nodes 2 --sizes 1K,4K --resume %s", file(name, text));
+  }
+  free(good);
   for (int i = 0; i < n; i++) {
     time_t t0 = time(NULL);
     cli_result r = cli_run(c[i], 0);
@@ -171,17 +220,29 @@ START_TEST(bad_input_matrix)
   char trace[300];
   snprintf(trace, sizeof trace, "%s/t.json", dir);
   ck_assert_msg(access(trace, F_OK) != 0, "a refused --trace left %s behind", trace);
-  /* simcalib: a JSON file of the wrong shape, a garbage log */
+  struct stat full;
+  ck_assert_msg(stat("/dev/full", &full) == 0 && S_ISCHR(full.st_mode), "/dev/full is gone or replaced");
+  ck_assert_msg(access(out, F_OK) != 0, "a refused output left %s behind", out);
+  /* simcalib: a JSON file of the wrong shape, a garbage log, inputs that are no regular file,
+   * an output on its input */
   const char *bin = getenv("SIMCALIB_BIN") ? getenv("SIMCALIB_BIN") : "bin/simcalib";
-  snprintf(c[0], sizeof c[0], "platform --calib %s --nodes 2 --gpus-per-node 2 -o %s/x.xml", notjson, dir);
-  snprintf(c[1], sizeof c[1], "fit %s -o %s/c.json", notjson, dir);
-  snprintf(c[2], sizeof c[2], "import nccl-tests %s -o %s/m.json", ncclgarbage, dir);
-  for (int i = 0; i < 3; i++) {
+  int m = 0;
+  snprintf(c[m++], sizeof c[0], "platform --calib %s --nodes 2 --gpus-per-node 2 -o %s/x.xml", notjson, dir);
+  snprintf(c[m++], sizeof c[0], "fit %s -o %s/c.json", notjson, dir);
+  snprintf(c[m++], sizeof c[0], "import nccl-tests %s -o %s/m.json", ncclgarbage, dir);
+  snprintf(c[m++], sizeof c[0], "import nccl-tests %s", fifo);
+  snprintf(c[m++], sizeof c[0], "import nccl-tests %s -o %s", ncclgarbage, ncclgarbage);
+  snprintf(c[m++], sizeof c[0], "fit %s", fifo);
+  snprintf(c[m++], sizeof c[0], "platform --from-nccl-tests %s --nodes 2 -o %s/x.xml", fifo, dir);
+  snprintf(c[m++], sizeof c[0], "import nccl-tests %s -o %s", ncclgarbage, dir);
+  for (int i = 0; i < m; i++) {
+    time_t t0 = time(NULL);
     cli_result r = cli_run_bin(bin, c[i], 0);
+    ck_assert_msg(time(NULL) - t0 < 5, "simcalib %s took %ld s", c[i], (long)(time(NULL) - t0));
     ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1, "simcalib %s: exit %d: %s", c[i], r.status, r.err);
     cli_result_free(&r);
   }
-  ck_assert_int_eq(n + 3, 80); /* the cases above, counted: none dropped by accident */
+  ck_assert_int_eq(n + m, 107); /* the cases above, counted: none dropped by accident */
 }
 END_TEST
 

@@ -1,20 +1,21 @@
 #!/bin/sh
 # test_kill.sh: a 1024-rank simulation (mn1, a minute of work) killed by SIGKILL, SIGTERM,
 # SIGINT and SIGHUP, each at a random moment in its first 3 seconds (loading the platform,
-# starting SMPI, simulating), leaves no process behind, and after the next run no temporary
-# directory. Prints "100%: Checks: N, Failures: 0" like the Check tests.
+# starting SMPI, simulating), leaves no process behind, its --json and --trace files as they
+# were before it (and, but for SIGKILL, no temporary file beside them), and after the next
+# run no temporary directory. Prints "100%: Checks: N, Failures: 0" like the Check tests.
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SIMALLREDUCE_BIN:-$top/bin/simallreduce}
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/test_kill.XXXXXX")
-mkdir "$work/tmp"
+mkdir "$work/tmp" "$work/keep"
 checks=0 failures=0
 seed=${KILL_SEED:-$(date +%s)}
 
 # Processes whose command line names the work directory: the driver and its forks (the
 # platform loader, the supervisor) by their --json, smpirun and smpimain by their files.
 # (The pattern does not match its own command line.)
-left() { grep -l "$work/[to][mu][pt]" /proc/[0-9]*/cmdline 2>/dev/null; }
+left() { grep -l "$work/[tk][me][pe]" /proc/[0-9]*/cmdline 2>/dev/null; }
 
 i=0
 for sig in KILL TERM INT HUP; do
@@ -23,8 +24,10 @@ for sig in KILL TERM INT HUP; do
   after=$(awk -v s="$seed" -v i="$i" 'BEGIN { srand(s + i); printf "%.2f", 0.2 + 2.8 * rand() }')
   # a shell's background job ignores SIGINT (the driver keeps a signal it finds ignored):
   # start it with SIGINT's default action, as at a terminal
+  echo before >"$work/keep/r.json"
+  echo before >"$work/keep/t.json"
   TMPDIR=$work/tmp env --default-signal=INT "$bin" --platform mn1 --algo ring --size 256M --mode sim \
-    --json "$work/out.json" >/dev/null 2>&1 &
+    --json "$work/keep/r.json" --trace "$work/keep/t.json" >/dev/null 2>&1 &
   pid=$!
   sleep "$after"
   kill -s "$sig" "$pid"
@@ -39,6 +42,20 @@ for sig in KILL TERM INT HUP; do
     failures=$((failures + 1))
     echo "FAIL: SIG$sig after $after s (KILL_SEED=$seed): left running: $(for p in $procs; do tr '\0' ' ' <"$p"; echo; done)"
   }
+  # the outputs as they were; what is beside them, their temporary files, gone unless killed
+  checks=$((checks + 1))
+  [ "$(cat "$work/keep/r.json" "$work/keep/t.json")" = "$(printf 'before\nbefore')" ] || {
+    failures=$((failures + 1))
+    echo "FAIL: SIG$sig after $after s (KILL_SEED=$seed): the outputs changed"
+  }
+  if [ "$sig" != KILL ]; then
+    checks=$((checks + 1))
+    [ "$(ls -A "$work/keep" | tr '\n' ' ')" = "r.json t.json " ] || {
+      failures=$((failures + 1))
+      echo "FAIL: SIG$sig after $after s (KILL_SEED=$seed): left beside the outputs: $(ls -A "$work/keep")"
+    }
+  fi
+  rm -f "$work/keep"/.??*
   # the next run: its own directory goes, and so does any a killed run left
   checks=$((checks + 1))
   TMPDIR=$work/tmp "$bin" --algo ring --size 1K --nodes 2 --mode sim >/dev/null 2>&1
