@@ -89,7 +89,7 @@ START_TEST(bad_input_matrix)
   const char *nodeneg = file("nodeneg.xml", HEAD "<zone id=\"w\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\">"
                                                  "<prop id=\"node\" value=\"-1\"/></host></zone></platform>\n");
   const char *nohost = file("nohost.xml", HEAD "<zone id=\"w\" routing=\"Full\"></zone></platform>\n");
-  static char c[96][512];
+  static char c[128][512];
   int n = 0;
 #define CASE(...) snprintf(c[n++], sizeof c[0], __VA_ARGS__)
   CASE("--platform %s", trunc);
