@@ -146,6 +146,14 @@ int plat_net_parse(const char *out, plat_file *pf, char *err, size_t errlen)
     net->rt.gpus = 0;
     return SA_ELAYOUT;
   }
+  /* the tables name GPUs of the first nodes: each must have as many (a probe of another file,
+   * or text that is no probe's, would have them name hosts there are not) */
+  for (int i = 0; i < pf->nnodes && i < 3; i++)
+    if (pf->node_size[i] < net->rt.gpus) {
+      snprintf(err, errlen, "the platform's network probe holds more GPUs than node %d has", i);
+      net->rt.gpus = 0;
+      return SA_EPARSE;
+    }
   for (const char *c = strstr(out, "@link\t"); c; c = strstr(c + 1, "@link\t"))
     net->rt.nlinks++;
   net->rt.links = calloc((size_t)(net->rt.nlinks ? net->rt.nlinks : 1), sizeof *net->rt.links);
