@@ -378,6 +378,17 @@ START_TEST(import_real_logs)
   r = cli_simcalib("import osu tests/data/measured/O04_osu_allreduce_full_v7_nwtnni.log -o %s", path[OUT]);
   ck_assert_msg(r.status == 0 && strstr(r.err, "does not name its datatype: fp32 assumed"), "%s", r.err);
   cli_result_free(&r);
+  /* an NCCL version no release has had is kept, and said to be so */
+  char cmd[1024], copy[512];
+  snprintf(copy, sizeof copy, "%s.v999.log", path[OUT]);
+  snprintf(cmd, sizeof cmd, "sed 's/NCCL version 2[.0-9]*/NCCL version 9.99/' "
+                            "tests/data/measured/L07_hgx_h100_2node16_nccl2262_xpmem.log > %s", copy);
+  ck_assert_int_eq(system(cmd), 0);
+  r = cli_simcalib("import nccl-tests %s -o %s", copy, path[OUT]);
+  ck_assert_msg(r.status == 0 && strstr(r.err, "names NCCL version 9.99+cuda12.8, which no release has been"), "%s",
+                r.err);
+  cli_result_free(&r);
+  unlink(copy);
 }
 END_TEST
 

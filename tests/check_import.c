@@ -435,6 +435,29 @@ START_TEST(input_is_bounded)
   ck_assert_msg(strstr(err, "no OSU output in its first 10000 lines") != NULL, "%s", err);
   md_data_free(&d);
   free(chatter);
+  /* numbers no benchmark prints: a time of 1e30 us, a size past 2^53 (said so, not as an
+   * unknown row) */
+  static const char *const rows[][2] = {
+      {"     1048576        262144     float     sum      -1   1e30   0.01   0.02      0   74.78   14.02   24.54      0\n",
+       "LOG:5: time 1e30 us: more than an hour for one allreduce"},
+      {"  18014398509481984  4503599627370496  float  sum  -1  74.78  14.02  24.54  0  74.78  14.02  24.54  0\n",
+       "LOG:5: size 18014398509481984 bytes: past 2^53"}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char log[1024];
+    snprintf(log, sizeof log,
+             "# nThread 1 nGpus 8 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20\n"
+             "#                                                              out-of-place                       "
+             "in-place\n"
+             "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   "
+             "algbw   busbw #wrong\n"
+             "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  "
+             "(GB/s)\n%s",
+             rows[i][0]);
+    md_data bad = {0};
+    ck_assert_int_eq(import_text(1, log, &defaults, &bad), SA_EPARSE);
+    ck_assert_msg(strstr(err, rows[i][1]) != NULL, "%s", err);
+    md_data_free(&bad);
+  }
 }
 END_TEST
 

@@ -4,6 +4,7 @@
  * simulated times, to the last bit, for every algorithm; a file edited by hand is read as
  * SimGrid reads it; shape lines read back bit for bit and bad ones are not read. */
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -314,12 +315,55 @@ START_TEST(bad_shapes_are_not_read)
 }
 END_TEST
 
+/* A file whose shape line the generator could not have written (counts out of its limits, a
+ * fat-tree leaf of no nodes) is no generated file: the loader leaves it to SimGrid, at once
+ * (the file is not written again), and the simulation is the file's. Whatever comes before
+ * "<platform" must be the generator's frame: a file that also is one and a junk prolog, or an
+ * unclosed comment, is SimGrid's to refuse, in one line. */
+START_TEST(a_shape_out_of_the_generators_limits_is_the_files)
+{
+  char xml[256], edited[300], cmd[1024];
+  generate(0, xml, sizeof xml); /* nodes=5 nodes_per_leaf=2 */
+  static const char *const edits[] = {"s/ nodes=5 / nodes=1000000000 /", "s/ nodes=5 / nodes=20000 /",
+                                      "s/ nodes_per_leaf=2 / nodes_per_leaf=0 /", "s/ gpus=4 / gpus=0 /"};
+  char args[600];
+  snprintf(args, sizeof args, "--platform %s --algo ring --size 64K --nodes 2", xml);
+  cli_result base = cli_run(args, 1);
+  ck_assert_msg(base.status == 0, "%s", base.err);
+  for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+    snprintf(edited, sizeof edited, "%s/limits%zu.xml", dir, i);
+    snprintf(cmd, sizeof cmd, "sed '%s' %s > %s", edits[i], xml, edited);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_msg(!same_file(xml, edited), "%s changed nothing", edits[i]);
+    snprintf(args, sizeof args, "--platform %s --algo ring --size 64K --nodes 2", edited);
+    time_t t0 = time(NULL);
+    cli_result r = cli_run(args, 1);
+    ck_assert_msg(time(NULL) - t0 < 10, "%s: %ld s", edits[i], (long)(time(NULL) - t0));
+    ck_assert_msg(r.status == 0, "%s: %s", edits[i], r.err);
+    ck_assert_msg(cli_time(&r, "ring", 65536) == cli_time(&base, "ring", 65536), "%s: another time", edits[i]);
+    cli_result_free(&r);
+  }
+  static const char *const frames[] = {"1s/^/junk /", "3s/^<!--/<!-- <!-- unclosed/; s/ -->$/ - ->/"};
+  for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
+    snprintf(edited, sizeof edited, "%s/frame%zu.xml", dir, i);
+    snprintf(cmd, sizeof cmd, "sed '%s' %s > %s", frames[i], xml, edited);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(args, sizeof args, "--platform %s --algo ring --size 64K --nodes 2", edited);
+    cli_result r = cli_run(args, 0);
+    ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1 && strstr(r.err, "malformed platform"), "%s: %d %s",
+                  frames[i], r.status, r.err);
+    cli_result_free(&r);
+  }
+  cli_result_free(&base);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("platform_zone");
   CHECK_CASE(s, "shape lines", 10, shape_reads_back_bit_for_bit, bad_shapes_are_not_read);
   CHECK_CASE_FIXTURE(s, "the loader", 300, setup, teardown, loader_routes_are_the_files_routes,
                      edited_file_is_read_as_simgrid_reads_it, simulations_are_the_same_to_the_last_bit,
-                     a_users_setting_wins_over_the_files);
+                     a_users_setting_wins_over_the_files, a_shape_out_of_the_generators_limits_is_the_files);
   return check_run(s);
 }

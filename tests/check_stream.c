@@ -215,6 +215,67 @@ START_TEST(resume_gives_the_uninterrupted_results)
 END_TEST
 
 /* A file of another sweep is refused with one line, exit status 2, before anything runs. */
+/* The points of two results, algorithm, size and time, equal to the last bit. */
+static void same_points(const cli_result *x, const cli_result *y, const char *what)
+{
+  const cJSON *a = cJSON_GetObjectItemCaseSensitive(x->json, "results");
+  const cJSON *b = cJSON_GetObjectItemCaseSensitive(y->json, "results");
+  ck_assert_msg(cJSON_GetArraySize(a) == cJSON_GetArraySize(b), "%s: %d points against %d", what,
+                cJSON_GetArraySize(a), cJSON_GetArraySize(b));
+  for (int i = 0; i < cJSON_GetArraySize(a); i++) {
+    const cJSON *p = cJSON_GetArrayItem(a, i), *q = cJSON_GetArrayItem(b, i);
+    ck_assert_str_eq(cJSON_GetObjectItem(p, "algo")->valuestring, cJSON_GetObjectItem(q, "algo")->valuestring);
+    ck_assert(cli_num(p, "bytes") == cli_num(q, "bytes"));
+    ck_assert_msg(cli_num(p, "time_s") == cli_num(q, "time_s"), "%s: point %d: %.17g against %.17g", what, i,
+                  cli_num(p, "time_s"), cli_num(q, "time_s"));
+    const cJSON *lp = cJSON_GetObjectItem(p, "links"), *lq = cJSON_GetObjectItem(q, "links");
+    ck_assert_msg((!lp && !lq) || cJSON_Compare(lp, lq, 1), "%s: point %d's links differ", what, i);
+  }
+}
+
+/* What --resume allows beyond an interruption gives what an uninterrupted run does: a
+ * finished sweep given another algorithm after its own, or extended to larger sizes; with
+ * --links (its files read back) and with --trace (its points at the times they ran). */
+START_TEST(resume_extends_a_sweep_bit_for_bit)
+{
+  static const struct {
+    const char *first, *then;
+  } cases[] = {{"--algo ring --sizes 64K:1M:4", "--algo ring,hier --sizes 64K:1M:4"},
+               {"--algo ring --sizes 64K:256K:4", "--algo ring --sizes 64K:4M:4"},
+               {"--algo ring --sizes 64K:256K:4 --links 2", "--algo ring --sizes 64K:4M:4 --links 2"},
+               {"--algo ring --sizes 64K:256K:4", "--algo ring --sizes 64K:4M:4 --trace %s/t.json"}};
+  char dir[64], first[512], then[512], args[1024];
+  ck_assert_int_eq(cli_tmpdir(dir, "check_stream"), 0);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    snprintf(first, sizeof first, "--nodes 2 %s --jsonl %s/f.jsonl", cases[i].first, dir);
+    cli_result f = cli_run(first, 0);
+    ck_assert_msg(f.status == 0, "%s: %s", first, f.err);
+    snprintf(then, sizeof then, cases[i].then, dir);
+    snprintf(args, sizeof args, "--nodes 2 %s --resume %s/f.jsonl", then, dir);
+    cli_result resumed = cli_run(args, 1);
+    ck_assert_msg(resumed.status == 0 && !strstr(resumed.err, "not this sweep's first"), "%s: %s", args,
+                  resumed.err);
+    snprintf(args, sizeof args, "--nodes 2 %s", then);
+    cli_result whole = cli_run(args, 1);
+    ck_assert_msg(whole.status == 0, "%s: %s", args, whole.err);
+    same_points(&whole, &resumed, then);
+    cli_result_free(&f);
+    cli_result_free(&resumed);
+    cli_result_free(&whole);
+  }
+  /* a file of another order is used, and said to be so */
+  snprintf(first, sizeof first, "--nodes 2 --algo hier --sizes 64K:256K:4 --jsonl %s/h.jsonl", dir);
+  cli_result f = cli_run(first, 0);
+  snprintf(args, sizeof args, "--nodes 2 --algo ring,hier --sizes 64K:256K:4 --resume %s/h.jsonl", dir);
+  cli_result r = cli_run(args, 1);
+  ck_assert_msg(r.status == 0 && cli_lines(r.err) == 1 && strstr(r.err, "not this sweep's first ones"), "%s",
+                r.err);
+  cli_result_free(&f);
+  cli_result_free(&r);
+  cli_rmtree(dir);
+}
+END_TEST
+
 START_TEST(resume_refuses_another_sweep)
 {
   char dir[64], path[128], args[512];
@@ -258,6 +319,7 @@ int main(void)
 {
   Suite *s = suite_create("stream");
   CHECK_CASE(s, "terminal", 120, rows_stream_and_progress_shows_on_a_terminal, no_progress_off_a_terminal);
-  CHECK_CASE(s, "resume", 120, resume_gives_the_uninterrupted_results, resume_refuses_another_sweep);
+  CHECK_CASE(s, "resume", 180, resume_gives_the_uninterrupted_results, resume_extends_a_sweep_bit_for_bit,
+             resume_refuses_another_sweep);
   return check_run(s);
 }

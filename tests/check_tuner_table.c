@@ -1,6 +1,7 @@
 /* check_tuner_table.c: the decision table: parsing, refusing, writing, and the size index. */
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -140,6 +141,16 @@ START_TEST(load_reports_missing_and_oversized_files)
   ck_assert_str_eq(err, "/nonexistent/t.csv: No such file or directory");
   ck_assert_int_eq(tuner_table_load("/", &t, err, sizeof err), TUNER_ERR_IO);
   ck_assert_str_eq(err, "/: not a regular file");
+  /* a FIFO no one writes: refused at once, never waited on (NCCL's setup would stall) */
+  char fifo[] = "/tmp/check_tuner_fifo.XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(fifo));
+  char named[64];
+  snprintf(named, sizeof named, "%s/t.csv", fifo);
+  ck_assert_int_eq(mkfifo(named, 0600), 0);
+  ck_assert_int_eq(tuner_table_load(named, &t, err, sizeof err), TUNER_ERR_IO);
+  ck_assert_ptr_nonnull(strstr(err, "not a regular file"));
+  unlink(named);
+  rmdir(fifo);
 
   /* one byte over the limit, in comment lines after a valid start */
   size_t len = TUNER_MAX_FILE_BYTES + 1;
