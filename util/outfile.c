@@ -53,8 +53,7 @@ static int is_dev_null(const struct stat *st)
   return S_ISCHR(st->st_mode) && stat("/dev/null", &n) == 0 && n.st_rdev == st->st_rdev;
 }
 
-/* What a target that exists is, when it is no file we may replace (NULL: a regular file). */
-static const char *not_regular(const struct stat *st)
+const char *util_not_regular(const struct stat *st)
 {
   return S_ISREG(st->st_mode) ? NULL
          : S_ISDIR(st->st_mode) ? "is a directory"
@@ -102,7 +101,7 @@ int util_outfile_check(const char *path, char *err, size_t errlen)
     return SA_EINVAL;
   }
   if (stat(path, &st) == 0) {
-    const char *what = not_regular(&st);
+    const char *what = util_not_regular(&st);
     if (is_dev_null(&st))
       return 0;
     if (what) {

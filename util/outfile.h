@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 typedef struct {
   FILE *f;
@@ -35,6 +36,10 @@ int util_outfile_commit(util_outfile *o, char *err, size_t errlen);
 
 /* Closes o->f and removes the temporary file: the target stays as it was. */
 void util_outfile_discard(util_outfile *o);
+
+/* What a file that exists is, when it is not a regular file ("is a directory", "is a FIFO",
+ * ...), for the message that refuses it as an input or an output; NULL for a regular file. */
+const char *util_not_regular(const struct stat *st);
 
 /* Whether names a and b are one file: the same file where both exist (through links), else
  * the same name once their directories are resolved. */

@@ -51,11 +51,7 @@ int util_input_check(const char *path, int stdin_ok, char *err, size_t errlen)
     snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
     return SA_EIO;
   }
-  const char *what = S_ISREG(st.st_mode)                       ? NULL
-                     : S_ISDIR(st.st_mode)                     ? "is a directory"
-                     : S_ISFIFO(st.st_mode)                    ? "is a FIFO"
-                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device"
-                                                               : "is not a regular file";
+  const char *what = util_not_regular(&st);
   if (what) {
     snprintf(err, errlen, "cannot read %s: it %s (an input is a regular file%s)", path, what,
              stdin_ok ? ", or - for stdin" : "");
