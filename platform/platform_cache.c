@@ -22,6 +22,7 @@
 
 #include "common/sa_error.h"
 #include "util/digest.h"
+#include "util/outfile.h"
 #include "platform.h"
 #include "util/textfile.h"
 
@@ -121,17 +122,17 @@ char *plat_cache_get(const char *path, int flags, int nodes, int rpn)
 
 void plat_cache_put(const char *path, int flags, int nodes, int rpn, const char *out)
 {
-  char entry[4200], tmp[4300], key[65], digest[65];
+  char entry[4200], key[65], digest[65], err[PATH_MAX + 200];
   size_t n = strlen(out);
   if (!entry_path(path, flags, nodes, rpn, entry, sizeof entry, key) || util_sha256(out, n, digest) != 0)
     return;
-  /* written whole under a name of its own, then renamed: a reader sees all or nothing */
-  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", entry, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f)
+  /* written whole, then renamed: a reader sees all or nothing. Best effort: a cache that
+   * cannot be written costs only the next run's load. */
+  util_outfile o;
+  if (util_outfile_open(&o, entry, err, sizeof err) != 0)
     return;
-  int ok = fprintf(f, ENTRY_MAGIC " %s %s\n", key, digest) > 0 && fwrite(out, 1, n, f) == n;
-  ok = fclose(f) == 0 && ok;
-  if (!ok || rename(tmp, entry) != 0)
-    unlink(tmp);
+  if (fprintf(o.f, ENTRY_MAGIC " %s %s\n", key, digest) < 0 || fwrite(out, 1, n, o.f) != n)
+    util_outfile_discard(&o);
+  else
+    util_outfile_commit(&o, err, sizeof err);
 }
