@@ -116,7 +116,7 @@ int cal_check_files(const char *cmd, const char *out, const char *const *in, int
     return cal_bad("%s: %s", cmd, err);
   for (int i = 0; i < nin; i++)
     if (in[i] && strcmp(in[i], "-") != 0 && util_same_file(out, in[i]))
-      return cal_bad("%s: -o %s is the input %s: it would be overwritten", cmd, out, in[i]);
+      return cal_bad("%s: the output %s is the input %s: it would be overwritten", cmd, out, in[i]);
   return 0;
 }
 
