@@ -90,7 +90,9 @@ static int table(const topo_cluster *t, builder *b, int a, int c, int whole, top
   return 0;
 }
 
-void topo_routes_rates(const topo_cluster *t, topo_routes *rt, const topo_hop *hops)
+/* Sets every link's rate from t, and so every route's: its latency the sum of its links',
+ * its rate the slowest one's. */
+static void routes_rates(const topo_cluster *t, topo_routes *rt, const topo_hop *hops)
 {
   for (int i = 0; i < rt->nlinks; i++)
     topo_link_rate(t, &hops[i], &rt->links[i].bw, &rt->links[i].lat);
@@ -137,7 +139,7 @@ int topo_routes_of(const topo_cluster *t, topo_routes *rt, topo_hop **hops)
   for (int i = 0; rc == 0 && i < rt->nlinks; i++)
     rt->links[i].shared = 1;
   if (rc == 0)
-    topo_routes_rates(t, rt, b.hop);
+    routes_rates(t, rt, b.hop);
   *hops = b.hop;
   return rc;
 }

@@ -62,8 +62,4 @@ void topo_routes_free(topo_routes *rt);
  * Returns 0 or SA_ENOMEM; topo_routes_free rt either way. */
 int topo_routes_of(const topo_cluster *t, topo_routes *rt, topo_hop **hops);
 
-/* Sets every link's rate, and so every route's, from t again: the same shape with other
- * rates, what a fit does between two evaluations. */
-void topo_routes_rates(const topo_cluster *t, topo_routes *rt, const topo_hop *hops);
-
 #endif
