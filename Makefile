@@ -13,6 +13,9 @@
 #
 # The tree: one folder, one build unit, in the layers layers.conf declares (docs/layout.md).
 
+# the goal of a plain `make`, whatever rule comes first (the per-folder library rules below do)
+.DEFAULT_GOAL := all
+
 CC       ?= cc
 SMPICC   ?= smpicc
 SMPICXX  ?= smpicxx

@@ -24,7 +24,7 @@ static void hosts_of(const char *names, int rpn, int node, const char **out)
 }
 
 /* Rank 0 with every name of nodes 0 and 1: the search. msg holds channels, node_channels,
- * then channels x rpn orders, channels flips, rpn x rpn NVLink flags. */
+ * then channels x rpn orders, channels flips, rpn x rpn NVLink flags, the GPUs' generation. */
 static int *search(const char *names, int rpn, int nodes, int channels, int *len)
 {
   ar_node_graph b;
@@ -40,7 +40,7 @@ static int *search(const char *names, int rpn, int nodes, int channels, int *len
   /* at least NCCL's own count, which also decides which tree a channel takes */
   int own = ok ? topo_graph_channels(&b.g, nodes) : 1, c = channels > own ? channels : own;
   ok = ok && topo_search_rings(&b.g, nodes, c, &rings) == 0;
-  *len = 2 + c * rpn + c + rpn * rpn;
+  *len = 2 + c * rpn + c + rpn * rpn + 1;
   if (ok && (msg = malloc(sizeof(int) * (size_t)*len))) {
     msg[0] = c;
     msg[1] = own;
@@ -48,6 +48,7 @@ static int *search(const char *names, int rpn, int nodes, int channels, int *len
     memcpy(msg + 2 + c * rpn, rings.flip, sizeof(int) * (size_t)c);
     for (int i = 0; i < rpn * rpn; i++)
       msg[2 + c * rpn + c + i] = topo_graph_nvlink(&b.g, i / rpn, i % rpn);
+    msg[*len - 1] = nccl_arch_of(topo_graph_nvlink_bw(&b.g));
   }
   if (ok)
     topo_rings_free(&rings);
@@ -84,7 +85,7 @@ static char *first_names(MPI_Comm comm, int rank, int size, int want)
 static int *plain(int rpn, int channels, int *len)
 {
   int c = channels > 0 ? channels : 1, *msg;
-  *len = 2 + c * rpn + c + rpn * rpn;
+  *len = 2 + c * rpn + c + rpn * rpn + 1;
   if (!(msg = calloc((size_t)*len, sizeof(int))))
     return NULL;
   msg[0] = msg[1] = c;
@@ -132,6 +133,7 @@ int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels)
   memcpy(t->rings.flip, msg + 2 + c * rpn, sizeof(int) * (size_t)c);
   for (int i = 0; i < rpn * rpn; i++)
     t->nvlink[i] = (unsigned char)msg[2 + c * rpn + c + i];
+  t->arch = msg[len - 1];
   free(msg);
   return 0;
 }
@@ -162,4 +164,10 @@ double ar_nccl_comm_extra(const ar_nccl_comm *t, const sa_compute *c, int a, int
 {
   int R = t->rpn, hw = a / R != b / R ? NCCL_HW_NET : t->nvlink[(a % R) * R + b % R] ? NCCL_HW_NVLINK : NCCL_HW_PCI;
   return nccl_hop_s(c, hw, algo, proto);
+}
+
+double ar_nccl_comm_wire(const ar_nccl_comm *t, int a, int b)
+{
+  int R = t->rpn;
+  return a / R == b / R && t->nvlink[(a % R) * R + b % R] ? 1 / nccl_nvlink_efficiency(t->arch) : 1;
 }

@@ -15,6 +15,7 @@ typedef struct ar_nccl_comm {
   int node_channels;     /* NCCL's own count for this node (channels.h) */
   topo_rings rings;      /* their orders (share unused) */
   unsigned char *nvlink; /* [rpn x rpn]: NVLink-class pair */
+  int arch;              /* the GPUs' generation (NCCL_ARCH_*), from their NVLink bandwidth */
 } ar_nccl_comm;
 
 /* Collective over comm (rpn ranks per node, node-major). channels: how many to lay out at
@@ -34,5 +35,10 @@ void ar_nccl_comm_tree(const ar_nccl_comm *t, int c, int rank, topo_tree_node *o
  * link itself takes (nccl_proto.h), by the hop's class: network between nodes, NVLink or
  * PCI inside one. 0 in a real run: the hardware pays it. */
 double ar_nccl_comm_extra(const ar_nccl_comm *t, const sa_compute *c, int a, int b, int algo, int proto);
+
+/* Bytes on the link per byte NCCL's protocol puts on the wire, on the hop from rank a to
+ * rank b: 1 / NCCL's NVLink efficiency on an NVLink hop (nccl_nvlink_efficiency), else 1
+ * (a NIC's or PCI's efficiency is the platform's rate). */
+double ar_nccl_comm_wire(const ar_nccl_comm *t, int a, int b);
 
 #endif

@@ -58,6 +58,7 @@ struct ar_pipe_conn {
   double vis[NCCL_STEPS];         /* receive: when the slice becomes visible */
   unsigned char filled[NCCL_STEPS];
   size_t wire[NCCL_STEPS], bytes[NCCL_STEPS]; /* send: packed slices */
+  double per_wire;                /* send: bytes on the link per byte on the wire (ar_nccl_comm_wire) */
   long issued, completed;
   char *buf;                      /* real data: a slot's elements at buf + slot * stride */
 };
@@ -151,6 +152,7 @@ static int setup(pipe_run *r)
       x->s = s;
       x->recv = j < s->nrecv;
       x->peer = x->recv ? j : j - s->nrecv;
+      x->per_wire = x->recv ? 1 : ar_nccl_comm_wire(r->p->nccl, rank, s->send_peer[x->peer]);
       rc = x->recv ? mailbox(r, s->recv_peer[x->peer], rank, s->recv_tag[x->peer], &x->mb)
                    : mailbox(r, rank, s->send_peer[x->peer], s->send_tag[x->peer], &x->mb);
       if (rc == 0 && r->p->real_data && !(x->buf = malloc(r->slot_bytes * (size_t)r->slots + 1)))
@@ -253,7 +255,7 @@ static int finish(pipe_run *r, ar_pipe_stream *s)
       if (p->real_data)
         memcpy(slot_buf(r, c, slot), from, bytes);
       c->bytes[slot] = bytes;
-      c->wire[slot] = nccl_wire_bytes(r->proto, bytes);
+      c->wire[slot] = (size_t)ceil((double)nccl_wire_bytes(r->proto, bytes) * c->per_wire);
     }
     s->sdone++;
     for (int j = 0; j < s->nsend && rc == 0; j++)

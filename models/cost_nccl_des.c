@@ -31,6 +31,7 @@ typedef struct {
   int from, to;       /* ranks */
   cost_route_use u;
   double extra; /* the protocol's latency beyond the link's: the slice is seen that much later */
+  double per_wire; /* bytes on the link per byte on the wire (NCCL's NVLink efficiency) */
   /* the sender's side */
   long issued, completed;
   double wire[NCCL_STEPS]; /* packed slices, by number mod slots */
@@ -422,8 +423,8 @@ static int apply(des *d, int r, int s, const nccl_op *op)
   }
   if (op->flags & NCCL_OP_SEND) {
     double wire = (double)nccl_wire_bytes(d->proto, op->n * (size_t)d->c->shape.elem);
-    for (int j = 0; j < d->st[s].nsend; j++)
-      d->cn[x->sc[j]].wire[x->sdone % d->slots] = wire;
+    for (int j = 0; j < d->st[s].nsend; j++) /* as the runner packs it (nccl_pipe.c) */
+      d->cn[x->sc[j]].wire[x->sdone % d->slots] = ceil(wire * d->cn[x->sc[j]].per_wire);
     x->sdone++;
     for (int j = 0; j < d->st[s].nsend && rc == 0; j++)
       rc = try_issue(d, x->sc[j]);
@@ -589,7 +590,9 @@ static int connect(des *d, int algo)
     x->rj = re[i].slot;
     x->from = se[i].from;
     x->to = se[i].to;
-    x->extra = rc ? 0 : nccl_hop_s(&d->c->net->compute, hop_class(d->c, t, x->from, x->to), algo, d->proto);
+    int hw = rc ? NCCL_HW_NET : hop_class(d->c, t, x->from, x->to);
+    x->extra = rc ? 0 : nccl_hop_s(&d->c->net->compute, hw, algo, d->proto);
+    x->per_wire = hw == NCCL_HW_NVLINK ? 1 / nccl_nvlink_efficiency(nccl_arch_of(topo_graph_nvlink_bw(&t->node.g))) : 1;
     x->hpos = -1;
     d->ss[x->ss].sc[x->sj] = d->ss[x->rs].rc[x->rj] = i;
   }

@@ -38,14 +38,6 @@ int cost_nccl_layout_of(cost_ctx *c, cost_nccl_layout **out)
   return cost_cache_keep(c, &layout_key, t, layout_free, rc, (void **)out);
 }
 
-/* The bandwidth per GPU NVLink generations give each direction (V100 6 x 25 GB/s, A100 12 x
- * 25, H100 18 x 25, B200 18 x 50): which row of the 2.2x tables applies. */
-static int arch_of(double nvlink_bw)
-{
-  return nvlink_bw < 225e9 ? NCCL_ARCH_VOLTA : nvlink_bw < 375e9 ? NCCL_ARCH_AMPERE
-         : nvlink_bw < 675e9 ? NCCL_ARCH_HOPPER : NCCL_ARCH_BLACKWELL;
-}
-
 int cost_nccl_shape_of(cost_ctx *c, cost_nccl_shape *s, double inter_bw)
 {
   cost_nccl_layout *t;
@@ -66,7 +58,7 @@ int cost_nccl_shape_of(cost_ctx *c, cost_nccl_shape *s, double inter_bw)
   s->nvlink = R > 1;
   for (int i = 0; i + 1 < R; i++) /* NVLink latencies where the rings' hops all are NVLink */
     s->nvlink &= topo_graph_nvlink(&t->node.g, t->rings.order[i], t->rings.order[i + 1]);
-  s->arch = arch_of(topo_graph_nvlink_bw(&t->node.g));
+  s->arch = nccl_arch_of(topo_graph_nvlink_bw(&t->node.g));
   s->ll128_net = t->node.nic && topo_graph_gpus_per_nic(&t->node.g) <= 2;
   return 0;
 }

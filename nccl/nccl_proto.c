@@ -142,6 +142,18 @@ double nccl_hop_extra_s(int hw, int algo, int proto)
   return 1e-6 * (v->hw_lat[hw][algo][proto] - v->hw_lat[hw][algo][NCCL_PROTO_LL]);
 }
 
+int nccl_arch_of(double nvlink_bw)
+{
+  return nvlink_bw < 225e9 ? NCCL_ARCH_VOLTA : nvlink_bw < 375e9 ? NCCL_ARCH_AMPERE
+         : nvlink_bw < 675e9 ? NCCL_ARCH_HOPPER : NCCL_ARCH_BLACKWELL;
+}
+
+double nccl_nvlink_efficiency(int arch)
+{
+  static const double per_link[NCCL_NARCH] = {20.0 / 25, 20.0 / 25, 20.6 / 25, 40.1 / 50};
+  return per_link[arch < 0 ? 0 : arch >= NCCL_NARCH ? NCCL_NARCH - 1 : arch];
+}
+
 double nccl_launch_s(int algo, int proto) { return 1e-6 * nccl_version_default()->base_lat[algo][proto]; }
 
 double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto)

@@ -20,6 +20,18 @@ enum { NCCL_HW_NVLINK, NCCL_HW_PCI, NCCL_HW_NET, NCCL_NHW };
 /* GPU generations NCCL's tables are indexed by (tuning.cc's compCapIndex). */
 enum { NCCL_ARCH_VOLTA, NCCL_ARCH_AMPERE, NCCL_ARCH_HOPPER, NCCL_ARCH_BLACKWELL, NCCL_NARCH };
 
+/* The GPU generation of a node whose GPUs have `nvlink_bw` bytes/s of NVLink each way (V100
+ * 6 x 25 GB/s, A100 12 x 25, H100 18 x 25, B200 18 x 50): the row of NCCL's tables. */
+int nccl_arch_of(double nvlink_bw);
+
+/* The share of an NVLink's rate NCCL's kernels move payload at on generation `arch`: NCCL's
+ * own figure per link (src/graph/topo.h, SM70_NVLINK_BW 20.0, SM80 20.0, SM90 20.6, SM100
+ * 40.1 GB/s at v2.27-v2.30; 40.0 at v2.26.2) over the link's rate per direction in the
+ * datasheets (NVLink 2, 3 and 4: 25 GB/s; NVLink 5: 50). NCCL sizes its channels by that
+ * figure; the rest of a link's time goes to packet headers, flow control and the SMs' own
+ * copy loop. */
+double nccl_nvlink_efficiency(int arch);
+
 /* Slots per connection: buffers of a connection hold NCCL_STEPS steps (device.h). */
 #define NCCL_STEPS 8
 /* Most channels --channels may force (the CLI's limit) */

@@ -99,7 +99,8 @@ END_TEST
  * takes what the larger of the two takes, not their sum. nvswitch4: 4 GPUs, 25 GB/s and
  * 1 us GPU to GPU, sums at 40 GB/s; Simple slices of 1 MiB (2 MiB chunks, 8 MiB a loop of 4
  * ranks). Per loop every rank sends 12 slices (6 steps x 2) and sums 6 (3 steps x 2); a
- * slice takes 1 us + 1 MiB / 25 GB/s on the link, 1 MiB / 40 GB/s to sum. The time per byte
+ * slice takes 1 us + 1 MiB / (25 GB/s x NCCL's NVLink efficiency, 0.8 for a GPU of one link's
+ * NVLink) on the link, 1 MiB / 40 GB/s to sum. The time per byte
  * is the difference between 128 MiB and 256 MiB (16 more loops), so that the pipeline's
  * start and the launch cancel out. */
 START_TEST(one_channel_pays_the_larger_of_link_and_sum)
@@ -109,24 +110,25 @@ START_TEST(one_channel_pays_the_larger_of_link_and_sum)
                          1);
   ck_assert_msg(r.status == 0, "%s", r.err);
   double slope = cli_num(cli_point(&r, 1), "time_s") - cli_num(cli_point(&r, 0), "time_s");
-  double mib = 1 << 20, link = 1e-6 + mib / 25e9, sum = mib / 40e9;
+  double mib = 1 << 20, link = 1e-6 + mib / (25e9 * nccl_nvlink_efficiency(nccl_arch_of(25e9))), sum = mib / 40e9;
   double larger = 16 * 12 * link, both = 16 * (12 * link + 6 * sum);
   ck_assert_msg(fabs(slope - larger) <= 0.05 * larger, "16 loops took %g us, the links %g us, links and sums %g us",
                 slope * 1e6, larger * 1e6, both * 1e6);
-  ck_assert(both > 1.25 * larger); /* the two laws are far enough apart to tell */
+  ck_assert(both > 1.2 * larger); /* the two laws are far enough apart to tell (4 x the tolerance) */
   cli_result_free(&r);
 }
 END_TEST
 
-/* On a DGX-1, NCCL's channels follow the NVLink cycles: a GPU's six NVLinks of 25 GB/s
- * allow 150 GB/s of bus bandwidth; the ring reaches at least 85% of it and never more. */
+/* On a DGX-1, NCCL's channels follow the NVLink cycles: a GPU's six NVLinks of 25 GB/s,
+ * at NCCL's 20 GB/s per V100 link (src/graph/topo.h SM70_NVLINK_BW), allow 120 GB/s of bus
+ * bandwidth; the ring reaches at least 85% of it and never more. */
 START_TEST(dgx1_ring_drives_the_nvlinks)
 {
   cli_result r = cli_run("--platform dgx1 --algo nccl-ring --sizes 256M,512M --mode sim", 1);
   ck_assert_msg(r.status == 0, "%s", r.err);
   for (int i = 0; i < 2; i++) {
     double bus = cli_num(cli_point(&r, i), "busbw_GBps");
-    ck_assert_msg(bus >= 0.85 * 150 && bus <= 150, "%g bytes: busbw %g GB/s", cli_num(cli_point(&r, i), "bytes"), bus);
+    ck_assert_msg(bus >= 0.85 * 120 && bus <= 120, "%g bytes: busbw %g GB/s", cli_num(cli_point(&r, i), "bytes"), bus);
     ck_assert_int_eq(ran(cli_point(&r, i)).proto, NCCL_PROTO_SIMPLE);
   }
   cli_result_free(&r);
