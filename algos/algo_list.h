@@ -40,6 +40,8 @@ enum {
 #define AR_PH_LAUNCH "launch" /* NCCL's kernel launch: its base latency */
 #define AR_PH_RING "ring"
 #define AR_PH_TREE "tree"
+#define AR_PH_NVLS "nvls"
+#define AR_PH_NVLS_TREE "nvls-tree"
 /* what a dense algorithm records on one rank, where it only copies its input */
 #define AR_PH_COPY "copy"
 
@@ -71,7 +73,11 @@ enum {
     "NCCL's ring as its kernels run it: channels, pipelined slices, --proto LL|LL128|Simple")                  \
   X(nccl_tree, "nccl-tree", AR_DENSE | AR_NCCL, cost_nccl_tree, (AR_PH_LAUNCH, AR_PH_TREE),                      \
     "NCCL's tree: node chains under its double binary tree, pipelined slices")                                 \
-  X(nccl, "nccl", AR_DENSE | AR_NCCL, cost_nccl, (AR_PH_LAUNCH, AR_PH_RING, AR_PH_TREE),                         \
+  X(nvls, "nvls", AR_DENSE | AR_NCCL, cost_nvls, (AR_PH_LAUNCH, AR_PH_NVLS),                                      \
+    "NCCL's NVLS: the NVSwitch sums each shard and multicasts it (one node of Hopper or later)")              \
+  X(nvls_tree, "nvls-tree", AR_DENSE | AR_NCCL, cost_nvls_tree, (AR_PH_LAUNCH, AR_PH_NVLS_TREE),                 \
+    "NCCL's NVLS tree: NVLS inside each node, each shard through a tree across the nodes")                    \
+  X(nccl, "nccl", AR_DENSE | AR_NCCL, cost_nccl, (AR_PH_LAUNCH, AR_PH_RING, AR_PH_TREE, AR_PH_NVLS, AR_PH_NVLS_TREE), \
     "what NCCL (--nccl-version) would run: its algorithm, protocol and channels at each size")
 
 /* A phase list of the table as an array initialiser: {AR_PHASES_INIT(phases)} */

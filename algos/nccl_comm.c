@@ -3,6 +3,7 @@
  * (node_graph.c) and searches. In a real run every channel takes the GPUs in index order. */
 #include "nccl_comm.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,8 @@ static void hosts_of(const char *names, int rpn, int node, const char **out)
 }
 
 /* Rank 0 with every name of nodes 0 and 1: the search. msg holds channels, node_channels,
- * then channels x rpn orders, channels flips, rpn x rpn NVLink flags, the GPUs' generation. */
+ * then channels x rpn orders, channels flips, rpn x rpn NVLink flags, the GPUs' generation,
+ * NVLS's scale in millionths. */
 static int *search(const char *names, int rpn, int nodes, int channels, int *len)
 {
   ar_node_graph b;
@@ -40,7 +42,7 @@ static int *search(const char *names, int rpn, int nodes, int channels, int *len
   /* at least NCCL's own count, which also decides which tree a channel takes */
   int own = ok ? topo_graph_channels(&b.g, nodes) : 1, c = channels > own ? channels : own;
   ok = ok && topo_search_rings(&b.g, nodes, c, &rings) == 0;
-  *len = 2 + c * rpn + c + rpn * rpn + 1;
+  *len = 2 + c * rpn + c + rpn * rpn + 2;
   if (ok && (msg = malloc(sizeof(int) * (size_t)*len))) {
     msg[0] = c;
     msg[1] = own;
@@ -48,7 +50,10 @@ static int *search(const char *names, int rpn, int nodes, int channels, int *len
     memcpy(msg + 2 + c * rpn, rings.flip, sizeof(int) * (size_t)c);
     for (int i = 0; i < rpn * rpn; i++)
       msg[2 + c * rpn + c + i] = topo_graph_nvlink(&b.g, i / rpn, i % rpn);
-    msg[*len - 1] = nccl_arch_of(topo_graph_nvlink_bw(&b.g));
+    double nvlink = topo_graph_nvlink_bw(&b.g);
+    int arch = nccl_arch_of(nvlink);
+    msg[*len - 2] = arch;
+    msg[*len - 1] = (int)llround(1e6 * nccl_nvls_wire_scale(rpn, arch, nvlink * nccl_nvlink_efficiency(arch)));
   }
   if (ok)
     topo_rings_free(&rings);
@@ -85,7 +90,7 @@ static char *first_names(MPI_Comm comm, int rank, int size, int want)
 static int *plain(int rpn, int channels, int *len)
 {
   int c = channels > 0 ? channels : 1, *msg;
-  *len = 2 + c * rpn + c + rpn * rpn + 1;
+  *len = 2 + c * rpn + c + rpn * rpn + 2;
   if (!(msg = calloc((size_t)*len, sizeof(int))))
     return NULL;
   msg[0] = msg[1] = c;
@@ -133,7 +138,8 @@ int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels)
   memcpy(t->rings.flip, msg + 2 + c * rpn, sizeof(int) * (size_t)c);
   for (int i = 0; i < rpn * rpn; i++)
     t->nvlink[i] = (unsigned char)msg[2 + c * rpn + c + i];
-  t->arch = msg[len - 1];
+  t->arch = msg[len - 2];
+  t->nvls_scale = msg[len - 1] > 0 ? msg[len - 1] * 1e-6 : 1;
   free(msg);
   return 0;
 }

@@ -16,6 +16,7 @@ typedef struct ar_nccl_comm {
   topo_rings rings;      /* their orders (share unused) */
   unsigned char *nvlink; /* [rpn x rpn]: NVLink-class pair */
   int arch;              /* the GPUs' generation (NCCL_ARCH_*), from their NVLink bandwidth */
+  double nvls_scale;     /* NVLS's bytes on an NVLink per byte sent (nccl_nvls_wire_scale) */
 } ar_nccl_comm;
 
 /* Collective over comm (rpn ranks per node, node-major). channels: how many to lay out at

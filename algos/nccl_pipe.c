@@ -153,6 +153,8 @@ static int setup(pipe_run *r)
       x->recv = j < s->nrecv;
       x->peer = x->recv ? j : j - s->nrecv;
       x->per_wire = x->recv ? 1 : ar_nccl_comm_wire(r->p->nccl, rank, s->send_peer[x->peer]);
+      if (x->per_wire > 1 && s->nvlink_scale > 0) /* an NVLink hop of NVLS's */
+        x->per_wire *= s->nvlink_scale;
       rc = x->recv ? mailbox(r, s->recv_peer[x->peer], rank, s->recv_tag[x->peer], &x->mb)
                    : mailbox(r, rank, s->send_peer[x->peer], s->send_tag[x->peer], &x->mb);
       if (rc == 0 && r->p->real_data && !(x->buf = malloc(r->slot_bytes * (size_t)r->slots + 1)))
@@ -269,7 +271,8 @@ static int finish(pipe_run *r, ar_pipe_stream *s)
  * of what it sends). */
 static double sum_time(const pipe_run *r, const ar_pipe_stream *s, const nccl_op *op)
 {
-  return nccl_op_time(&r->p->compute, r->proto, op->flags, s->nrecv, s->nsend, op->n * kn_dtype_size(r->dt));
+  return nccl_op_time_nvls(&r->p->compute, r->proto, op->flags, s->nrecv, s->switch_recv, s->nsend,
+                           op->n * kn_dtype_size(r->dt));
 }
 
 /* Starts a ready operation: the received slices combined (with real data), the sum's device

@@ -20,7 +20,8 @@ extern "C" {
   XX(EMPI, -8, "an MPI call failed")                                    \
   XX(ELAYOUT, -9, "the ranks do not fit the platform's nodes")          \
   XX(ENOMODEL, -10, "no cost model for this algorithm")                 \
-  XX(ENOROUTE, -11, "the platform gives no route between two ranks used")
+  XX(ENOROUTE, -11, "the platform gives no route between two ranks used")          \
+  XX(ENONVLS, -12, "NVLS needs nodes of 2 to 16 Hopper or later GPUs on one NVSwitch and runs Simple only: nvls inside one node, nvls-tree across several")
 
 typedef enum {
 #define SA_ERRNO_ENUM(name, value, text) SA_##name = (value),

@@ -59,7 +59,6 @@ int cost_predict_nccl_at(cost_ctx *c, int algo, int proto, int channels, uint64_
   uint64_t count = bytes / (uint64_t)c->shape.elem;
   if (trivial(c, count, r))
     return 0;
-  return algo == COST_NCCL_TREE ? cost_nccl_tree_time(c, count, proto, channels, r)
-                                : cost_nccl_ring_time(c, count, proto, channels, r);
+  return cost_nccl_time(c, count, algo, proto, channels, r);
 }
 

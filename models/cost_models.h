@@ -24,6 +24,12 @@ int cost_nccl_tree(cost_ctx *c, uint64_t count, cost_result *r);
 int cost_nccl(cost_ctx *c, uint64_t count, cost_result *r);
 int cost_nccl_ring_time(cost_ctx *c, uint64_t count, int proto, int channels, cost_result *r);
 int cost_nccl_tree_time(cost_ctx *c, uint64_t count, int proto, int channels, cost_result *r);
+/* NVLS and NVLS tree (cost_nccl_nvls.c): algo NCCL_ALGO_NVLS or NCCL_ALGO_NVLS_TREE, Simple. */
+int cost_nvls(cost_ctx *c, uint64_t count, cost_result *r);
+int cost_nvls_tree(cost_ctx *c, uint64_t count, cost_result *r);
+int cost_nvls_time(cost_ctx *c, uint64_t count, int algo, int channels, cost_result *r);
+/* The model of NCCL's algorithm `algo` with `proto` on `channels` channels. */
+int cost_nccl_time(cost_ctx *c, uint64_t count, int algo, int proto, int channels, cost_result *r);
 
 /* The hops of hier's two patterns (each node's ring; the rings across nodes of the ranks
  * with the same local index), which hitopk shares. */

@@ -105,11 +105,34 @@ static double time_2_2x(const cost_nccl_shape *s, const nccl_version *v, int a, 
   return bw > 0 ? lat + bytes / (1000 * bw) : NAN;
 }
 
+/* v2.2x's NVLS (one node) and NVLS tree (several): Simple only. NCCL's NVLS search gives
+ * each of a node's n GPUs (heads) the bandwidth its port allows with n heads pulling through
+ * it and its own twice (search.cc ncclTopoSearchTryNvls, nccl_nvls_head_bw); across nodes each head a node's NICs' share,
+ * halved for a tree over more than 2 nodes; bus bandwidth heads x that, times 5/6 for the
+ * algorithm bandwidth. Latency: the NVLink figure, and for the tree 2 log2(nodes) network
+ * ones (tuning.cc ncclTopoTuneModel, v2.26.2). */
+static double time_nvls(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bytes)
+{
+  int heads = s->ranks / s->nodes;
+  if (!v->model || p != COST_NCCL_SIMPLE || s->nvls_bw <= 0 || heads < 2 || heads > NCCL_NVLS_MAX_HEADS ||
+      (a == NCCL_ALGO_NVLS) != (s->nodes == 1))
+    return NAN;
+  double intra = nccl_nvls_head_bw(s->arch, s->nvls_bw / 1e9, heads), inter = s->inter_bw / 1e9 / heads;
+  double bw = a == NCCL_ALGO_NVLS ? intra : fmin(intra, s->nodes <= 2 ? inter : inter / 2);
+  bw *= heads * 5.0 / 6.0;
+  double lat = v->base_lat[a][p] + v->hw_lat[NCCL_HW_NVLINK][a][p];
+  if (a == NCCL_ALGO_NVLS_TREE)
+    lat += 2 * log2i(s->nodes) * v->hw_lat[NCCL_HW_NET][a][p];
+  return bw > 0 ? lat + bytes / (1000 * bw) : NAN;
+}
+
 /* Seconds; NaN where NCCL keeps the protocol off by default (unless forced): LL128 runs only
  * over NVLink, and across nodes only with the NIC next to the GPU. */
 static double algo_time(const cost_nccl_shape *s, int a, int p, double bytes, int forced)
 {
   const nccl_version *v = version_of(s);
+  if (a == NCCL_ALGO_NVLS || a == NCCL_ALGO_NVLS_TREE)
+    return 1e-6 * time_nvls(s, v, a, p, bytes);
   if (!forced && p == COST_NCCL_LL128 && !(s->nvlink && (s->nodes == 1 || s->ll128_net)))
     return NAN;
   return 1e-6 * (v->model ? time_2_2x(s, v, a, p, bytes) : time_2_7(s, v, a, p, bytes));
@@ -127,6 +150,8 @@ void cost_nccl_predict(const cost_nccl_shape *s, double bytes, cost_nccl_pred *o
   for (int a = 0; a < COST_NCCL_NALGO; a++)
     for (int p = 0; p < COST_NCCL_NPROTO; p++) {
       double t = out->time_s[a][p] = algo_time(s, a, p, bytes, 0);
+      if (a != COST_NCCL_RING && a != COST_NCCL_TREE)
+        continue;
       double *best = a == COST_NCCL_RING ? &out->ring_s : &out->tree_s;
       int *proto = a == COST_NCCL_RING ? &out->ring_proto : &out->tree_proto;
       if (!isnan(t) && (isnan(*best) || t < *best)) {
@@ -156,5 +181,8 @@ void cost_nccl_choose(const cost_nccl_shape *s, double bytes, int algo, int prot
         *out = (cost_nccl_choice){a, p, 1, t};
     }
   int nch = s->channels > 0 ? s->channels : 1;
-  out->channels = channels > 0 ? channels : nccl_channels_for(out->algo, out->proto, bytes, s->ranks, nch, s->intra_bw <= PCI_BW);
+  if (out->algo == NCCL_ALGO_NVLS || out->algo == NCCL_ALGO_NVLS_TREE)
+    out->channels = channels > 0 ? channels : nccl_nvls_channels(s->arch);
+  else
+    out->channels = channels > 0 ? channels : nccl_channels_for(out->algo, out->proto, bytes, s->ranks, nch, s->intra_bw <= PCI_BW);
 }

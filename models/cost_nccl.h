@@ -6,8 +6,8 @@
  * their speed, with per-protocol efficiencies and caps); time = latency + bytes / algorithm
  * bandwidth; NCCL runs the fastest. The bandwidths here come from the platform (the channels
  * channels.c lays over its routes) instead of NCCL's topology search; the latencies stay
- * NCCL's. NVLS, CollNet and PAT are not modelled: the choice is between ring and tree, as
- * with NCCL_ALGO=Ring,Tree. */
+ * NCCL's. NVLS and NVLS tree where the nodes allow them (2.2x); CollNet and PAT are not
+ * modelled. */
 #ifndef COST_NCCL_H
 #define COST_NCCL_H
 
@@ -27,6 +27,9 @@ typedef struct {
   const nccl_version *version; /* NULL: the default */
   int arch;        /* GPU generation (NCCL_ARCH_*): the 2.2x tables' row */
   int ll128_net;   /* LL128 also between nodes: NCCL allows it with the NIC next to the GPU */
+  double nvls_bw;  /* bytes/s of NCCL's traffic a GPU's NVLinks carry each way (its links at
+                    * NCCL's figure a link), where NVLS can run: NVSwitch nodes of Hopper or
+                    * later, at most NCCL_NVLS_MAX_HEADS GPUs a node; else 0 */
 } cost_nccl_shape;
 
 typedef struct {

@@ -1,6 +1,6 @@
 /* cost_nccl_choice.c: what NCCL's algorithms run at a size (NCCL's own tuner, cost_nccl.c,
- * on the channels laid over the layout), and their models at that choice: nccl-ring's and
- * nccl-tree's protocol and channels, and for "nccl" also which of the two. */
+ * on the channels laid over the layout), and their models at that choice: nccl-ring's,
+ * nccl-tree's, nvls's and nvls-tree's protocol and channels, and for "nccl" also which. */
 #include <math.h>
 #include <string.h>
 
@@ -8,14 +8,25 @@
 
 int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choice *out)
 {
-  int a = strcmp(algo, "nccl-ring") == 0 ? COST_NCCL_RING : strcmp(algo, "nccl-tree") == 0 ? COST_NCCL_TREE : -1;
-  if (a < 0 && strcmp(algo, "nccl") != 0)
+  static const struct {
+    const char *name;
+    int algo;
+  } named[] = {{"nccl-ring", COST_NCCL_RING}, {"nccl-tree", COST_NCCL_TREE}, {"nvls", NCCL_ALGO_NVLS},
+               {"nvls-tree", NCCL_ALGO_NVLS_TREE}, {"nccl", -1}};
+  int i = 0, n = (int)(sizeof named / sizeof named[0]);
+  while (i < n && strcmp(algo, named[i].name) != 0)
+    i++;
+  if (i == n)
     return SA_ENOMODEL;
+  int a = named[i].algo;
   cost_nccl_shape s;
   cost_ctx_nccl_shape(c, &s);
   if (s.channels < 1)
     return SA_ENOROUTE;
   cost_nccl_choose(&s, (double)bytes, a, c->shape.nccl_proto, c->shape.nccl_channels, out);
+  /* NVLS asked for where it cannot run (the node, the node count; a protocol but Simple) */
+  if ((a == NCCL_ALGO_NVLS || a == NCCL_ALGO_NVLS_TREE) && isnan(out->time_s) && c->p > 1)
+    return SA_ENONVLS; /* one rank copies, whatever the algorithm */
   return 0;
 }
 
@@ -45,8 +56,17 @@ static int at_choice(cost_ctx *c, const char *algo, uint64_t count, cost_result 
   int rc = cost_nccl_plan(c, algo, count * (uint64_t)c->shape.elem, &ch);
   if (rc)
     return rc;
-  return ch.algo == COST_NCCL_TREE ? cost_nccl_tree_time(c, count, ch.proto, ch.channels, r)
-                                   : cost_nccl_ring_time(c, count, ch.proto, ch.channels, r);
+  return cost_nccl_time(c, count, ch.algo, ch.proto, ch.channels, r);
+}
+
+int cost_nccl_time(cost_ctx *c, uint64_t count, int algo, int proto, int channels, cost_result *r)
+{
+  switch (algo) {
+  case NCCL_ALGO_TREE: return cost_nccl_tree_time(c, count, proto, channels, r);
+  case NCCL_ALGO_NVLS:
+  case NCCL_ALGO_NVLS_TREE: return cost_nvls_time(c, count, algo, channels, r);
+  default: return cost_nccl_ring_time(c, count, proto, channels, r);
+  }
 }
 
 int cost_nccl_ring(cost_ctx *c, uint64_t count, cost_result *r) { return at_choice(c, "nccl-ring", count, r); }
@@ -54,3 +74,7 @@ int cost_nccl_ring(cost_ctx *c, uint64_t count, cost_result *r) { return at_choi
 int cost_nccl_tree(cost_ctx *c, uint64_t count, cost_result *r) { return at_choice(c, "nccl-tree", count, r); }
 
 int cost_nccl(cost_ctx *c, uint64_t count, cost_result *r) { return at_choice(c, "nccl", count, r); }
+
+int cost_nvls(cost_ctx *c, uint64_t count, cost_result *r) { return at_choice(c, "nvls", count, r); }
+
+int cost_nvls_tree(cost_ctx *c, uint64_t count, cost_result *r) { return at_choice(c, "nvls-tree", count, r); }

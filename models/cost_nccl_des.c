@@ -406,7 +406,7 @@ static int readiness(const des *d, int s, const nccl_op *op, double *t)
 static double sum_time(const des *d, int s, const nccl_op *op)
 {
   double w = d->st[s].weight > 1 ? d->st[s].weight : 1;
-  return w * nccl_op_time(&d->c->net->compute, d->proto, op->flags, d->st[s].nrecv, d->st[s].nsend,
+  return w * nccl_op_time_nvls(&d->c->net->compute, d->proto, op->flags, d->st[s].nrecv, d->st[s].switch_recv, d->st[s].nsend,
                           op->n * (size_t)d->c->shape.elem);
 }
 
@@ -593,6 +593,8 @@ static int connect(des *d, int algo)
     int hw = rc ? NCCL_HW_NET : hop_class(d->c, t, x->from, x->to);
     x->extra = rc ? 0 : nccl_hop_s(&d->c->net->compute, hw, algo, d->proto);
     x->per_wire = hw == NCCL_HW_NVLINK ? 1 / nccl_nvlink_efficiency(nccl_arch_of(topo_graph_nvlink_bw(&t->node.g))) : 1;
+    if (hw == NCCL_HW_NVLINK && d->st[x->ss].nvlink_scale > 0) /* as the runner (nccl_pipe.c) */
+      x->per_wire *= d->st[x->ss].nvlink_scale;
     x->hpos = -1;
     d->ss[x->ss].sc[x->sj] = d->ss[x->rs].rc[x->rj] = i;
   }

@@ -31,6 +31,8 @@ typedef struct {
   const void *ctx;
   double weight; /* > 1: it stands for this many alike streams (their messages on its links,
                   * their GPU time on its GPU): the quick replay of fits; 0 or 1: itself */
+  int switch_recv;     /* NVLS: the first switch_recv receive peers are summed by the switch */
+  double nvlink_scale; /* NVLS: bytes on an NVLink per byte sent (nccl_nvls_wire_scale); 0: 1 */
 } cost_des_stream;
 
 /* Runs the streams of NCCL's algorithm `algo` with protocol `proto` (bytes on the wire, the

@@ -58,7 +58,10 @@ int cost_nccl_shape_of(cost_ctx *c, cost_nccl_shape *s, double inter_bw)
   s->nvlink = R > 1;
   for (int i = 0; i + 1 < R; i++) /* NVLink latencies where the rings' hops all are NVLink */
     s->nvlink &= topo_graph_nvlink(&t->node.g, t->rings.order[i], t->rings.order[i + 1]);
-  s->arch = nccl_arch_of(topo_graph_nvlink_bw(&t->node.g));
+  double nvlink = topo_graph_nvlink_bw(&t->node.g);
+  s->arch = nccl_arch_of(nvlink);
+  if (topo_graph_nvswitch(&t->node.g) && s->arch >= NCCL_ARCH_HOPPER && R <= NCCL_NVLS_MAX_HEADS)
+    s->nvls_bw = nvlink * nccl_nvlink_efficiency(s->arch);
   s->ll128_net = t->node.nic && topo_graph_gpus_per_nic(&t->node.g) <= 2;
   return 0;
 }

@@ -2,22 +2,23 @@
  * number below is NCCL's, read from github.com/NVIDIA/nccl at the tag named beside it. */
 #include "nccl_proto.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "common/sa_error.h"
 
-/* v2.26.2-1 (commit f44ac759): src/graph/tuning.cc baseLat, hwLat, llMaxBws,
+/* v2.26.2-1 (commit f44ac759): src/graph/tuning.cc baseLat, hwLat (NVLS and NVLS tree too), llMaxBws,
  * perChMaxRingLL128Bws, perChMaxTreeLL128Bws, perChMaxTreeBws, treeCorrectionFactor. */
 static const nccl_version v2_26 = {
     .name = "2.26.2-1",
     .commit = "f44ac759",
     .model = 1,
-    .base_lat = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}},
-    .hw_lat = {{{.6, 1.25, 4.0}, {.6, 1.9, 3.4}},
-               {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}},
-               {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}}},
+    .base_lat = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}},
+    .hw_lat = {{{.6, 1.25, 4.0}, {.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},
+               {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
+               {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 14}}},
     .ntree_corr = 23,
     .tree_corr = {{1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
                   {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
@@ -30,7 +31,7 @@ static const nccl_version v2_26 = {
     .tree_bw = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {2 * 38.7, 2 * 41.4, 2 * 36.0}},
 };
 
-/* v2.7.5-1 (commit 01afd20a), the V100-era release: src/graph/tuning.cc baseLat, hwLat,
+/* v2.7.5-1 (commit 01afd20a), the V100-era release (no NVLS): src/graph/tuning.cc baseLat, hwLat,
  * ll128MaxBwPerCh[ncclCollAllReduce], treeCorrectionFactor. */
 static const nccl_version v2_7 = {
     .name = "2.7.5-1",
@@ -70,7 +71,15 @@ const char *nccl_proto_name(int proto)
   return proto >= 0 && proto < NCCL_NPROTO ? names[proto] : "?";
 }
 
-const char *nccl_algo_name(int algo) { return algo == NCCL_ALGO_TREE ? "tree" : algo == NCCL_ALGO_RING ? "ring" : "?"; }
+static const char *const algo_names[NCCL_NALGO] = {"tree", "ring", "nvls", "nvlstree"};
+
+const char *nccl_algo_name(int algo) { return algo >= 0 && algo < NCCL_NALGO ? algo_names[algo] : "?"; }
+
+int nccl_algo_index(int algo)
+{
+  static const int index[NCCL_NALGO] = {0, 1, 4, 5};
+  return algo >= 0 && algo < NCCL_NALGO ? index[algo] : -1;
+}
 
 int nccl_proto_parse(const char *s)
 {
@@ -87,11 +96,14 @@ void nccl_choice_format(const nccl_choice *c, char *out, size_t len)
 
 int nccl_choice_parse(const char *text, nccl_choice *out)
 {
-  char algo[8], proto[8], tail;
+  char algo[12], proto[8], tail;
   int ch;
-  if (sscanf(text, "%7[a-z]/%7[A-Za-z0-9]/%d%c", algo, proto, &ch, &tail) != 3 || ch < 1 || ch > NCCL_FORCED_CHANNELS)
+  if (sscanf(text, "%11[a-z]/%7[A-Za-z0-9]/%d%c", algo, proto, &ch, &tail) != 3 || ch < 1 || ch > NCCL_FORCED_CHANNELS)
     return SA_EINVAL;
-  out->algo = strcmp(algo, "tree") == 0 ? NCCL_ALGO_TREE : strcmp(algo, "ring") == 0 ? NCCL_ALGO_RING : -1;
+  out->algo = -1;
+  for (int a = 0; a < NCCL_NALGO; a++)
+    if (strcmp(algo, algo_names[a]) == 0)
+      out->algo = a;
   out->proto = nccl_proto_parse(proto);
   out->channels = ch;
   return out->algo >= 0 && out->proto >= 0 ? 0 : SA_EINVAL;
@@ -122,6 +134,45 @@ int nccl_slices_per_chunk(int algo, int proto)
   return algo == NCCL_ALGO_RING && proto == NCCL_PROTO_SIMPLE ? RING_CHUNK_STEPS / RING_SLICE_STEPS : 1;
 }
 
+int nccl_nvls_channels(int arch) { return arch >= NCCL_ARCH_BLACKWELL ? 32 : 16; }
+
+uint64_t nccl_nvls_chunk(int algo, double bytes, int channels, int heads, int nodes)
+{
+  double ops = (double)channels * heads; /* concurrentOps */
+  uint64_t chunk = 128 << 10;             /* nvlsChunkSize */
+  if (algo == NCCL_ALGO_NVLS_TREE) {
+    if (nodes >= 4)
+      chunk = 64 << 10; /* NCCL_NVLSTREE_MAX_CHUNKSIZE's default */
+    const struct { double times; uint64_t above; } rules[] = {{4, 65536}, {1, 32768}};
+    for (int i = 0; i < 2; i++)
+      if (bytes < rules[i].times * ops * (double)chunk && chunk > rules[i].above)
+        chunk = rules[i].above;
+    return chunk;
+  }
+  const struct { double times; uint64_t above; } rules[] = {{64, 65536}, {8, 32768}, {2, 16384}};
+  for (int i = 0; i < 3; i++)
+    if (bytes < rules[i].times * ops * (double)chunk && chunk > rules[i].above)
+      chunk = rules[i].above;
+  return chunk;
+}
+
+double nccl_nvls_head_bw(int arch, double port_bw, int n)
+{
+  static const double sm90[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+  static const double sm100[] = {90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 19.0};
+  const double *speed = arch >= NCCL_ARCH_BLACKWELL ? sm100 : sm90;
+  int ns = arch >= NCCL_ARCH_BLACKWELL ? (int)(sizeof sm100 / sizeof *sm100) : (int)(sizeof sm90 / sizeof *sm90), i = 0;
+  while (i < ns - 1 && speed[i] > port_bw / (n + 1))
+    i++;
+  return speed[i];
+}
+
+double nccl_nvls_wire_scale(int n, int arch, double port_bw)
+{
+  double x = n < 2 ? 1 : port_bw / 1e9 / (2.0 * (n - 1) * nccl_nvls_head_bw(arch, port_bw / 1e9, n) * 5.0 / 6.0);
+  return round(x * 1e6) / 1e6; /* in millionths, as the runner hands it to its ranks */
+}
+
 int nccl_slots(int algo, int proto)
 {
   return algo == NCCL_ALGO_RING && proto == NCCL_PROTO_SIMPLE ? NCCL_STEPS / RING_SLICE_STEPS : NCCL_STEPS;
@@ -139,6 +190,10 @@ uint64_t nccl_wire_bytes(int proto, uint64_t bytes)
 double nccl_hop_extra_s(int hw, int algo, int proto)
 {
   const nccl_version *v = nccl_version_default();
+  /* NVLS's NVLink figure is its whole latency, the start (nccl_launch_s); its tree's network
+   * figure is per hop, beyond the tree's own LL one */
+  if (algo == NCCL_ALGO_NVLS || algo == NCCL_ALGO_NVLS_TREE)
+    return hw == NCCL_HW_NET ? 1e-6 * (v->hw_lat[hw][algo][proto] - v->hw_lat[hw][NCCL_ALGO_TREE][NCCL_PROTO_LL]) : 0;
   return 1e-6 * (v->hw_lat[hw][algo][proto] - v->hw_lat[hw][algo][NCCL_PROTO_LL]);
 }
 
@@ -154,7 +209,13 @@ double nccl_nvlink_efficiency(int arch)
   return per_link[arch < 0 ? 0 : arch >= NCCL_NARCH ? NCCL_NARCH - 1 : arch];
 }
 
-double nccl_launch_s(int algo, int proto) { return 1e-6 * nccl_version_default()->base_lat[algo][proto]; }
+double nccl_launch_s(int algo, int proto)
+{
+  const nccl_version *v = nccl_version_default();
+  if (algo == NCCL_ALGO_NVLS || algo == NCCL_ALGO_NVLS_TREE)
+    return 1e-6 * v->hw_lat[NCCL_HW_NVLINK][algo][proto];
+  return 1e-6 * v->base_lat[algo][proto];
+}
 
 double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto)
 {

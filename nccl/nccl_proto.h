@@ -11,9 +11,10 @@
 
 #include "common/compute.h"
 
-/* In NCCL's own order (src/include/devcomm.h / device.h): tree before ring, and LL, LL128,
- * Simple. */
-enum { NCCL_ALGO_TREE, NCCL_ALGO_RING, NCCL_NALGO };
+/* In NCCL's own order (src/include/device.h), CollNet's two left out: tree, ring, NVLS (the
+ * NVSwitch reduces and multicasts inside a node), NVLS tree (NVLS inside each node, a tree
+ * across them); and LL, LL128, Simple. */
+enum { NCCL_ALGO_TREE, NCCL_ALGO_RING, NCCL_ALGO_NVLS, NCCL_ALGO_NVLS_TREE, NCCL_NALGO };
 enum { NCCL_PROTO_LL, NCCL_PROTO_LL128, NCCL_PROTO_SIMPLE, NCCL_NPROTO };
 enum { NCCL_HW_NVLINK, NCCL_HW_PCI, NCCL_HW_NET, NCCL_NHW };
 
@@ -31,6 +32,34 @@ int nccl_arch_of(double nvlink_bw);
  * figure; the rest of a link's time goes to packet headers, flow control and the SMs' own
  * copy loop. */
 double nccl_nvlink_efficiency(int arch);
+
+/* NVLS (nvls.c): the channels NCCL gives it (src/transport/nvls.cc v2.26.2:
+ * NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32), the most GPUs of a node it spans here
+ * (NCCL: NCCL_MAX_NVLS_ARITY 32; the presets have at most 16), and the bytes of a chunk a
+ * channel moves at once for `bytes` per rank over `heads` GPUs a node (src/enqueue.cc
+ * calcCollChunking: nvlsChunkSize 128 KiB, 64 KiB for a tree over 4 nodes or more, halved
+ * down to 16 or 32 KiB while the buffer is small). */
+int nccl_nvls_channels(int arch);
+#define NCCL_NVLS_MAX_HEADS 16
+uint64_t nccl_nvls_chunk(int algo, double bytes, int channels, int heads, int nodes);
+
+/* The bandwidth NCCL's NVLS search gives each of a node's n GPUs (heads), GB/s, on GPUs of
+ * generation `arch` whose NVLinks carry port_bw GB/s of NCCL's traffic each way: n heads pull
+ * through every GPU's port, its own twice, so at most port_bw / (n + 1), rounded down to the
+ * search's speed steps (src/graph/search.cc v2.26.2: sm90SpeedArrayIntra, sm100...). NCCL's
+ * model then runs NVLS at n x that x 5/6 (tuning.cc: NVLS's ratio to algorithm bandwidth). */
+double nccl_nvls_head_bw(int arch, double port_bw, int n);
+
+/* NVLS's bytes on a GPU's NVLink per byte its stand-in messages carry (nvls.c), n GPUs whose
+ * NVLinks carry port_bw bytes/s of NCCL's traffic. The GPU that owns a shard pulls its sum
+ * from the switch, which reads it from every GPU; the owner then stores the sum to the
+ * multicast address, which the switch writes into every GPU: (1 + 1/n) of the buffer each
+ * way on every port. The simulation sends each shard to its owner and the sum back to every
+ * GPU, 2 (n - 1) / n of the buffer each way; scaled so that a port's time is what NCCL's
+ * model gives NVLS, the buffer / (n x head bandwidth x 5/6): port_bw / (2 (n - 1) x head
+ * bandwidth x 5/6), (n + 1) / (2 (n - 1)) / (5/6) were the head's bandwidth not rounded.
+ * 1 for n < 2. In millionths. */
+double nccl_nvls_wire_scale(int n, int arch, double port_bw);
 
 /* Slots per connection: buffers of a connection hold NCCL_STEPS steps (device.h). */
 #define NCCL_STEPS 8
@@ -65,6 +94,10 @@ const char *nccl_version_list(void);
 
 const char *nccl_proto_name(int proto);
 const char *nccl_algo_name(int algo);
+/* The index NCCL itself gives algorithm `algo` (src/include/device.h: tree 0, ring 1, NVLS
+ * 4, NVLS tree 5; CollNet's two are 2 and 3), as its tuner plugins name it. The protocols'
+ * indices are NCCL's own. */
+int nccl_algo_index(int algo);
 /* "LL", "LL128", "Simple" (any case); -1 for anything else. */
 int nccl_proto_parse(const char *s);
 
@@ -76,7 +109,7 @@ typedef struct {
   int algo, proto, channels;
 } nccl_choice;
 
-#define NCCL_CHOICE_LEN 24 /* "ring/Simple/64" and its NUL, with room */
+#define NCCL_CHOICE_LEN 24 /* "nvlstree/Simple/64" and its NUL, with room */
 void nccl_choice_format(const nccl_choice *c, char *out, size_t len);
 /* Returns 0, or SA_EINVAL for text that is not ALGO/PROTO/CHANNELS with channels in
  * 1..NCCL_FORCED_CHANNELS. */
@@ -104,7 +137,9 @@ double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto);
 double nccl_launch_s(int algo, int proto);
 
 /* The seconds a collective of NCCL's `algo` with `proto` takes to start on hosts of compute
- * properties c: launch_lat when the platform gives it, else NCCL's base latency. */
+ * properties c: launch_lat when the platform gives it, else NCCL's base latency (for NVLS
+ * and NVLS tree, whose base is 0, their NVLink latency: NCCL's whole latency of NVLS on one
+ * node, 25 us). */
 double nccl_start_s(const sa_compute *c, int algo, int proto);
 
 /* NCCL's channel count choice for an allreduce of `bytes` (topoGetAlgoInfo in

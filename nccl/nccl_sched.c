@@ -79,3 +79,10 @@ double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, i
     t += nsend * (double)nccl_wire_bytes(proto, bytes) / rate;
   return t;
 }
+
+double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nrecv, int switch_recv, int nsend,
+                         size_t bytes)
+{
+  int gpu = nrecv - switch_recv;
+  return nccl_op_time(c, proto, gpu > 0 ? flags : flags & ~(unsigned)NCCL_OP_REDUCE, gpu, nsend, bytes);
+}

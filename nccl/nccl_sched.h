@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "common/compute.h"
+#include "nccl_proto.h"
 
 enum {
   NCCL_OP_RECV = 1u << 0,   /* receive the slice from every receive peer */
@@ -16,8 +17,9 @@ enum {
   NCCL_OP_SEND = 1u << 2,   /* send the slice to every send peer: out when received, else in */
 };
 
-/* The most peers a stream receives from or sends to: a tree rank's three children. */
-#define NCCL_MAX_PEERS 3
+/* The most peers a stream receives from or sends to: NVLS tree's shard owner takes the
+ * other GPUs of its node and a tree rank's three children (nvls.c). */
+#define NCCL_MAX_PEERS (NCCL_NVLS_MAX_HEADS - 1 + 3)
 
 /* One operation: a slice of the buffer and what to do with it. */
 typedef struct {
@@ -54,5 +56,11 @@ size_t nccl_tree_chunk(int proto, size_t len, size_t elem, int nodes, int ranks)
  * threads write its lines at, every channel together, fitted to a cluster's measurements;
  * free where the platform gives none). */
 double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, int nsend, size_t bytes);
+
+/* The same for a stream whose first switch_recv receive peers the NVSwitch sums (NVLS,
+ * nccl_nvls.h): the GPU sums only the others, with what the switch returns as its input;
+ * nothing when there are none. */
+double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nrecv, int switch_recv, int nsend,
+                         size_t bytes);
 
 #endif

@@ -339,9 +339,10 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, int nodes, 
     status = 1;
   }
   /* --export-tuner runs every candidate at each size, NCCL's own choice among them */
-  if (status == 0 && o->nccl && !o->export_tuner && sim_nccl_plan(&plan, &m, err, sizeof err) != 0) {
+  int planned = status == 0 && o->nccl && !o->export_tuner ? sim_nccl_plan(&plan, &m, err, sizeof err) : 0;
+  if (planned != 0) {
     fprintf(stderr, "simallreduce: %s\n", err);
-    status = 1;
+    status = planned == SA_ENONVLS ? 2 : 1; /* asked of a platform that cannot run it */
   }
   if (status == 0 && o->export_tuner && sim_tuner_plan(&plan, o, &m, err, sizeof err) != 0) {
     fprintf(stderr, "simallreduce: %s\n", err);

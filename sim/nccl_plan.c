@@ -14,6 +14,10 @@ int sim_nccl_plan(sim_plan *pl, const sim_model *m, char *err, size_t errlen)
     if (!(sim_catalog_find(s->algo)->flags & AR_NCCL))
       continue;
     int rc = m->ctx ? cost_nccl_plan(m->ctx, s->algo, s->bytes, &c) : SA_ENOMODEL;
+    if (rc == SA_ENONVLS) {
+      snprintf(err, errlen, "--algo %s: %s", s->algo, sa_strerror(rc));
+      return rc;
+    }
     if (rc) {
       snprintf(err, errlen, "NCCL's algorithms take their channels and choices from the cost models: %s",
                m->ctx ? sa_strerror(rc) : m->why);

@@ -52,8 +52,8 @@ static int as_choice(const char *text, struct tuner_choice *c)
   nccl_choice ch;
   if (nccl_choice_parse(text, &ch) != 0)
     return SA_EINVAL;
-  /* nccl/nccl_proto.h numbers algorithms and protocols as NCCL does, as the table does */
-  *c = (struct tuner_choice){ch.algo, ch.proto, ch.channels};
+  /* the table numbers algorithms and protocols as NCCL does */
+  *c = (struct tuner_choice){nccl_algo_index(ch.algo), ch.proto, ch.channels};
   return 0;
 }
 

@@ -270,7 +270,7 @@ START_TEST(nccl_model_by_hand)
   /* 16 nodes x 1 GPU over 2.9375 GB/s, 64 MiB: Simple wins both; ring latency 8.4 + 30 x 9.6
    * us, times 1.9 past the plateau size; tree: 0.9 x bw, times 0.5, corrected by 0.8 at
    * 2^20 x 64 bytes, latency 2 x 4 x 50 us */
-  cost_nccl_shape s = {16, 16, 2.9375e9, 2.9375e9, 0, 2, nccl_version_find("2.7.5"), NCCL_ARCH_VOLTA, 0};
+  cost_nccl_shape s = {16, 16, 2.9375e9, 2.9375e9, 0, 2, nccl_version_find("2.7.5"), NCCL_ARCH_VOLTA, 0, 0};
   cost_nccl_pred p;
   double bytes = 67108864;
   cost_nccl_predict(&s, bytes, &p);
@@ -295,7 +295,7 @@ START_TEST(nccl_2_26_model_and_choice_by_hand)
    * ring LL latency 6.6 + 14 x 0.6 us, bandwidth min(llMaxBw 87.7, 240 / 2) x 8 / 14; ring
    * Simple 8.4 + 14 x 3.4 us at 240 x 8 / 14 GB/s; tree LL 6.8 + 2 x 7 x 0.6 us, no size
    * correction below 64 bytes (log2 of 0 is -1 for NCCL) */
-  cost_nccl_shape s = {8, 1, 240e9, 0, 1, 24, NULL, NCCL_ARCH_AMPERE, 0};
+  cost_nccl_shape s = {8, 1, 240e9, 0, 1, 24, NULL, NCCL_ARCH_AMPERE, 0, 0};
   cost_nccl_pred p;
   cost_nccl_predict(&s, 8, &p);
   ck_assert_double_eq_tol(p.time_s[COST_NCCL_RING][COST_NCCL_LL], (15.0 + 8 / (1000 * 87.7 * 8 / 14)) * 1e-6, 1e-12);

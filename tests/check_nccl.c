@@ -194,10 +194,7 @@ END_TEST
 int main(void)
 {
   Suite *s = suite_create("nccl");
-  TCase *tc = tcase_create("verify");
-  tcase_set_timeout(tc, 120);
-  tcase_add_loop_test(tc, nccl_algorithms_verify, 0, NSHAPES);
-  suite_add_tcase(s, tc);
+  CHECK_LOOP_CASE(s, "verify", 120, nccl_algorithms_verify, NSHAPES);
   CHECK_CASE(s, "pipeline", 120, one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks);
   CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
   return check_run(s);

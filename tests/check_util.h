@@ -29,4 +29,13 @@ static inline int check_run(Suite *s)
 
 #define CHECK_CASE(suite, name, timeout, ...) CHECK_CASE_FIXTURE(suite, name, timeout, NULL, NULL, __VA_ARGS__)
 
+/* One test case running `test` for _i = 0 .. n - 1 (a table of shapes). */
+#define CHECK_LOOP_CASE(suite, name, timeout, test, n) \
+  do {                                                \
+    TCase *tc_ = tcase_create(name);                  \
+    tcase_set_timeout(tc_, timeout);                  \
+    tcase_add_loop_test(tc_, test, 0, n);             \
+    suite_add_tcase(suite, tc_);                      \
+  } while (0)
+
 #endif

@@ -86,6 +86,17 @@ double topo_graph_nvlink_bw(const topo_graph *g)
   return bw;
 }
 
+int topo_graph_nvswitch(const topo_graph *g)
+{
+  for (int a = 0; a < g->gpus; a++)
+    for (int b = 0; b < g->gpus; b++) {
+      const int *r = a == b ? NULL : route_of(g, a, b), *first = route_of(g, a, a ? 0 : 1);
+      if (a != b && (!topo_graph_nvlink(g, a, b) || !r || r[0] < 0 || r[0] != first[0]))
+        return 0;
+    }
+  return g->gpus > 1;
+}
+
 int topo_graph_gpus_per_nic(const topo_graph *g)
 {
   int most = 0;

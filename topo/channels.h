@@ -36,6 +36,10 @@ int topo_graph_nvlink(const topo_graph *g, int a, int b);
 double topo_graph_nvlink_bw(const topo_graph *g);
 int topo_graph_gpus_per_nic(const topo_graph *g);
 
+/* 1 when every GPU reaches every other over NVLink through one link of its own, the same for
+ * all (its port into an NVSwitch): a node where NVLS can run, of the right generation. */
+int topo_graph_nvswitch(const topo_graph *g);
+
 /* Lays `channels` channels over the node for a run of `nodes` nodes. Returns 0, or -1 when
  * out of memory. Free with topo_rings_free. */
 int topo_search_rings(const topo_graph *g, int nodes, int channels, topo_rings *out);
