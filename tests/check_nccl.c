@@ -136,6 +136,21 @@ START_TEST(dgx1_ring_drives_the_nvlinks)
 END_TEST
 
 /* The choice is in the table and the JSON; what is forced stays forced. */
+/* GPUs 0-3 of a DGX-1 are joined all to all: 0-1, 0-2 and 1-3 by one NVLink (25 GB/s),
+ * 0-3, 1-2 and 2-3 by two. Each of the quad's three cycles crosses a single link, but two of
+ * them (0-1-2-3 and 0-2-1-3), each way round, take every single link once a direction and
+ * every double one twice: four rings of 25 GB/s, 100 GB/s of bus bandwidth, 80 at NCCL's 20
+ * GB/s a link, as NCCL's search finds them (the greedy one alone got 52). */
+START_TEST(dgx1_quad_rings_use_every_link)
+{
+  cli_result r = cli_run("--platform dgx1 --ranks-per-node 4 --algo nccl-ring --proto Simple --size 256M --mode sim", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  double bus = cli_num(cli_point(&r, 0), "busbw_GBps");
+  ck_assert_msg(bus >= 0.9 * 80 && bus <= 80, "busbw %g GB/s", bus);
+  cli_result_free(&r);
+}
+END_TEST
+
 START_TEST(choice_is_reported)
 {
   cli_result r = cli_run("--platform dgx1 --algo nccl --sizes 8,1M,256M --mode sim", 1);
@@ -195,7 +210,8 @@ int main(void)
 {
   Suite *s = suite_create("nccl");
   CHECK_LOOP_CASE(s, "verify", 120, nccl_algorithms_verify, NSHAPES);
-  CHECK_CASE(s, "pipeline", 120, one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks);
+  CHECK_CASE(s, "pipeline", 120, one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks,
+             dgx1_quad_rings_use_every_link);
   CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
   return check_run(s);
 }

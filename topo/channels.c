@@ -11,7 +11,8 @@
  * Orders: channel by channel, the order whose tightest link, shared with the channels
  * already on it, is widest (ties: the one reusing fewest GPU pairs), as NCCL's search takes
  * bandwidth from each link a ring uses: every Hamiltonian order up to 9 GPUs, stride orders
- * beyond. With one node a channel is a cycle. Across nodes it is a path through the node,
+ * beyond; then, inside one node, the faster sets a search with backtracking finds (pack,
+ * below). With one node a channel is a cycle. Across nodes it is a path through the node,
  * entered from the previous node and left for the next one; NCCL keeps a ring on one NIC
  * (NET/k GPU/a ... GPU/b NET/k, the two GPUs sharing NIC k). Where a NIC serves two GPUs or
  * more, the path starts and ends on two of them. Where each GPU has a NIC of its own (one
@@ -201,11 +202,13 @@ static int stride_order(int *o, int n, int entry, int exit, int k)
   return 0;
 }
 
-/* The best order from entry to exit (exit < 0: a cycle from entry) into best. */
-static void best_order(search_state *s, int entry, int exit, int *cand, int *best)
+/* Every candidate order from entry to exit (exit < 0: a cycle from entry), in turn in cand:
+ * each one given to take(), which returns nonzero to keep it in best. */
+typedef int (*take_fn)(search_state *s, const int *cand, void *ctx);
+
+static void each_order(search_state *s, int entry, int exit, int *cand, int *best, take_fn take, void *ctx)
 {
-  int n = s->g->gpus, m = 0, reuse, best_reuse = 0;
-  double best_share = -1;
+  int n = s->g->gpus, m = 0;
   cand[m++] = entry;
   for (int v = 0; v < n; v++)
     if (v != entry && v != exit)
@@ -216,15 +219,34 @@ static void best_order(search_state *s, int entry, int exit, int *cand, int *bes
   for (int k = 0;; k++) {
     if (n > MAX_EXHAUSTIVE && !stride_order(cand, n, entry, exit, k))
       break;
-    double sh = order_share(s, cand, 0, &reuse);
-    if (sh > best_share * (1 + 1e-9) || (sh > best_share * (1 - 1e-9) && reuse < best_reuse)) {
-      best_share = sh;
-      best_reuse = reuse;
+    if (take(s, cand, ctx))
       memcpy(best, cand, sizeof(int) * (size_t)n);
-    }
     if (n <= MAX_EXHAUSTIVE && (hi <= lo || !next_perm(cand, lo, hi)))
       break;
   }
+}
+
+/* The greedy choice: the widest share for the order itself, then the fewest GPU pairs reused. */
+typedef struct {
+  double share;
+  int reuse;
+} own_best;
+
+static int widest(search_state *s, const int *cand, void *ctx)
+{
+  own_best *b = ctx;
+  int reuse;
+  double sh = order_share(s, cand, 0, &reuse);
+  if (!(sh > b->share * (1 + 1e-9) || (sh > b->share * (1 - 1e-9) && reuse < b->reuse)))
+    return 0;
+  *b = (own_best){sh, reuse};
+  return 1;
+}
+
+static void best_order(search_state *s, int entry, int exit, int *cand, int *best)
+{
+  own_best b = {-1, 0};
+  each_order(s, entry, exit, cand, best, widest, &b);
 }
 
 /* Entry and exit GPUs of channel c across nodes (see the top of the file); returns flip. */
@@ -273,6 +295,139 @@ static int ends_of(const topo_graph *g, int c, int *entry, int *exit)
   return flip;
 }
 
+/* Channel o's links counted (sign 1) or taken off (sign -1) the loads. */
+static void lay(search_state *s, const int *o, int sign)
+{
+  int n = s->g->gpus, reuse;
+  order_share(s, o, 0, &reuse);
+  for (int l = 0; l < s->g->nlinks; l++)
+    s->load[l] += sign * s->count[l];
+  for (int i = 0; i < (s->cycle ? n : n - 1); i++)
+    s->hop_used[o[i] * n + o[(i + 1) % n]] += sign;
+}
+
+/* NCCL's search (search.cc) does not lay rings one by one for good: it asks, for a speed,
+ * whether a whole set of rings fits, each taking that speed from every link it crosses, and
+ * backtracks over their orders until one does, from its fastest speed down. Here the greedy
+ * set above gives a speed that fits; then the faster speeds any set could have (a link's rate
+ * over a whole number of channels on it) are tried, each by a search with backtracking over
+ * the candidate orders, bounded in steps; a set found replaces the greedy one. Without it a
+ * DGX-1's quad of four GPUs (every cycle through one of its 25 GB/s links) got the rings of
+ * two cycles on one link and half NCCL's bandwidth. */
+#define PACK_STEPS 200000
+
+typedef struct {
+  search_state *s;
+  int channels, n, norders, nhops;
+  int *orders;      /* [norders x n]: the candidates (every channel has the same ends) */
+  int *hops;        /* [norders x nhops]: their links, a link once per crossing, -1 padded */
+  double *room;     /* [link]: channels it takes at the speed tried */
+  int *pick;        /* [channels]: the candidate of each */
+  long steps;
+} pack_state;
+
+static int collect(search_state *s, const int *cand, void *ctx)
+{
+  pack_state *p = ctx;
+  const topo_graph *g = s->g;
+  int k = p->norders++, h = 0;
+  memcpy(p->orders + (size_t)k * p->n, cand, sizeof(int) * (size_t)p->n);
+  for (int i = 0; i < (s->cycle ? p->n : p->n - 1); i++)
+    for (const int *l = route_of(g, cand[i], cand[(i + 1) % p->n]); l && *l >= 0 && h < p->nhops; l++)
+      p->hops[(size_t)k * p->nhops + h++] = *l;
+  while (h < p->nhops)
+    p->hops[(size_t)k * p->nhops + h++] = -1;
+  return 0;
+}
+
+static int fits(pack_state *p, int k, int sign)
+{
+  const int *h = p->hops + (size_t)k * p->nhops;
+  int ok = 1;
+  for (int i = 0; i < p->nhops && h[i] >= 0; i++)
+    p->room[h[i]] -= sign;
+  for (int i = 0; sign > 0 && i < p->nhops && h[i] >= 0; i++)
+    ok &= p->room[h[i]] > -1e-9;
+  return ok;
+}
+
+/* Channels c.. from candidate `from` on (channels are alike: a set, not a sequence). */
+static int place(pack_state *p, int c, int from)
+{
+  if (c == p->channels)
+    return 1;
+  for (int k = from; k < p->norders && p->steps++ < PACK_STEPS; k++) {
+    int ok = fits(p, k, 1);
+    if (ok && place(p, c + 1, k)) {
+      p->pick[c] = k;
+      return 1;
+    }
+    fits(p, k, -1);
+  }
+  return 0;
+}
+
+static int fits_at(pack_state *p, double speed)
+{
+  const topo_graph *g = p->s->g;
+  for (int l = 0; l < g->nlinks; l++)
+    p->room[l] = g->bw[l] / speed;
+  p->steps = 0;
+  return place(p, 0, 0);
+}
+
+static int by_speed(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x < y) - (x > y); /* fastest first */
+}
+
+/* Cycles through one node only (every channel the same ends); orders o keep the greedy set
+ * unless a faster one is found. */
+static void pack(search_state *s, int *o, int channels, int *cand)
+{
+  const topo_graph *g = s->g;
+  int n = g->gpus, total = 1;
+  for (int i = 2; i <= n && total <= 1 << 20; i++)
+    total *= i;
+  pack_state p = {s, channels, n, 0, 2 * n, NULL, NULL, NULL, NULL, 0};
+  double *speeds = malloc(sizeof(double) * ((size_t)g->nlinks * (size_t)channels + 1)), least = 1e300;
+  p.orders = malloc(sizeof(int) * (size_t)total * (size_t)n);
+  p.hops = malloc(sizeof(int) * (size_t)total * (size_t)p.nhops);
+  p.room = malloc(sizeof(double) * ((size_t)g->nlinks + 1));
+  p.pick = malloc(sizeof(int) * (size_t)channels);
+  if (speeds && p.orders && p.hops && p.room && p.pick) {
+    int *scratch = malloc(sizeof(int) * (size_t)n);
+    each_order(s, 0, -1, cand, scratch ? scratch : cand, collect, &p);
+    free(scratch);
+    for (int c = 0; c < channels; c++) {
+      int reuse;
+      double x = order_share(s, o + c * n, 1, &reuse);
+      least = x < least ? x : least;
+    }
+    int m = 0;
+    for (int l = 0; l < g->nlinks; l++)
+      for (int k = 1; k <= channels; k++)
+        if (g->bw[l] / k > least * (1 + 1e-9))
+          speeds[m++] = g->bw[l] / k;
+    qsort(speeds, (size_t)m, sizeof *speeds, by_speed);
+    for (int i = 0; i < m; i++) {
+      if (i > 0 && speeds[i] > speeds[i - 1] * (1 - 1e-9))
+        continue; /* tried */
+      if (fits_at(&p, speeds[i])) {
+        for (int c = 0; c < channels; c++)
+          memcpy(o + c * n, p.orders + (size_t)p.pick[c] * n, sizeof(int) * (size_t)n);
+        break;
+      }
+    }
+  }
+  free(speeds);
+  free(p.orders);
+  free(p.hops);
+  free(p.room);
+  free(p.pick);
+}
+
 int topo_search_rings(const topo_graph *g, int nodes, int channels, topo_rings *out)
 {
   int n = g->gpus;
@@ -284,19 +439,24 @@ int topo_search_rings(const topo_graph *g, int nodes, int channels, topo_rings *
   out->share = calloc((size_t)channels, sizeof(double));
   search_state s = {g, nodes == 1 || !g->nic, calloc((size_t)g->nlinks + 1, sizeof(double)),
                     calloc((size_t)(n * n), sizeof(int)), calloc((size_t)g->nlinks + 1, sizeof(int))};
-  int *cand = malloc(sizeof(int) * (size_t)n);
-  int rc = out->order && out->flip && out->share && s.load && s.hop_used && s.count && cand ? 0 : -1;
+  int *cand = malloc(sizeof(int) * (size_t)n), *ends = malloc(sizeof(int) * (size_t)(2 * channels + 1));
+  int rc = out->order && out->flip && out->share && s.load && s.hop_used && s.count && cand && ends ? 0 : -1;
   for (int c = 0; c < channels && rc == 0; c++) {
-    int entry = 0, exit = -1, reuse, *o = out->order + c * n;
+    int *entry = &ends[c], *exit = &ends[channels + c], *o = out->order + c * n;
+    *entry = 0, *exit = -1;
     if (!s.cycle)
-      out->flip[c] = ends_of(g, c, &entry, &exit);
-    best_order(&s, entry, exit, cand, o);
-    order_share(&s, o, 0, &reuse);
-    for (int l = 0; l < g->nlinks; l++)
-      s.load[l] += s.count[l];
-    for (int i = 0; i < (s.cycle ? n : n - 1); i++)
-      s.hop_used[o[i] * n + o[(i + 1) % n]]++;
+      out->flip[c] = ends_of(g, c, entry, exit);
+    best_order(&s, *entry, *exit, cand, o);
+    lay(&s, o, 1);
   }
+  if (rc == 0 && s.cycle && n > 2 && n <= MAX_EXHAUSTIVE) {
+    pack(&s, out->order, channels, cand);
+    memset(s.load, 0, sizeof(double) * (size_t)g->nlinks);
+    memset(s.hop_used, 0, sizeof(int) * (size_t)(n * n));
+    for (int c = 0; c < channels; c++)
+      lay(&s, out->order + c * n, 1);
+  }
+  free(ends);
   for (int c = 0; c < channels && rc == 0; c++) {
     int reuse;
     out->share[c] = n > 1 ? order_share(&s, out->order + c * n, 1, &reuse) : 1e300;
