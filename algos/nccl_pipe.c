@@ -59,7 +59,8 @@ struct ar_pipe_conn {
   unsigned char filled[NCCL_STEPS];
   size_t wire[NCCL_STEPS], bytes[NCCL_STEPS]; /* send: packed slices */
   double per_wire;                /* send: bytes on the link per byte on the wire (ar_nccl_comm_wire) */
-  long issued, completed;
+  long issued, completed;         /* send: slices sent, and delivered */
+  long arrived;                   /* receive: slices arrived */
   char *buf;                      /* real data: a slot's elements at buf + slot * stride */
 };
 
@@ -317,6 +318,7 @@ static int happened(pipe_run *r, int idx, int ncomm)
     c->completed++;
     return issue(r, c);
   }
+  c->arrived++;
   c->filled[slot] = 1;
   c->vis[slot] = r->now + c->s->extra[c->peer];
   payload *got = c->got[slot];
@@ -367,13 +369,17 @@ static int loop(pipe_run *r)
       rc = start(r, &r->streams[gpu], &gpu_op);
     for (int i = 0; i < r->nstreams; i++)
       more |= r->streams[i].k < r->streams[i].nops;
+    /* a connection's slices arrive in the order they were sent, one at a time: only its
+     * next one can end (a wait over every posted receive costs SimGrid as much per event) */
     int ncomm = 0, nexec = 0;
-    for (int i = 0; i < r->nconn; i++)
-      for (int q = 0; q < r->slots; q++)
-        if (r->conn[i].comm[q]) {
-          r->comm_of[ncomm] = i * NCCL_STEPS + q;
-          r->comms[ncomm++] = r->conn[i].comm[q];
-        }
+    for (int i = 0; i < r->nconn; i++) {
+      const ar_pipe_conn *c = &r->conn[i];
+      int q = (int)((c->recv ? c->arrived : c->completed) % r->slots);
+      if (c->comm[q]) {
+        r->comm_of[ncomm] = i * NCCL_STEPS + q;
+        r->comms[ncomm++] = c->comm[q];
+      }
+    }
     for (int i = 0; i < r->nstreams; i++)
       if (r->streams[i].work) {
         r->exec_of[nexec] = i;
