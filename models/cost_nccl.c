@@ -140,7 +140,7 @@ static double algo_time(const cost_nccl_shape *s, int a, int p, double bytes, in
 
 void cost_nccl_predict(const cost_nccl_shape *s, double bytes, cost_nccl_pred *out)
 {
-  out->ring_s = out->tree_s = NAN;
+  out->ring_s = out->tree_s = out->nvls_s = NAN;
   out->ring_proto = out->tree_proto = -1;
   for (int a = 0; a < COST_NCCL_NALGO; a++)
     for (int p = 0; p < COST_NCCL_NPROTO; p++)
@@ -150,8 +150,10 @@ void cost_nccl_predict(const cost_nccl_shape *s, double bytes, cost_nccl_pred *o
   for (int a = 0; a < COST_NCCL_NALGO; a++)
     for (int p = 0; p < COST_NCCL_NPROTO; p++) {
       double t = out->time_s[a][p] = algo_time(s, a, p, bytes, 0);
-      if (a != COST_NCCL_RING && a != COST_NCCL_TREE)
+      if (a != COST_NCCL_RING && a != COST_NCCL_TREE) {
+        out->nvls_s = isnan(t) ? out->nvls_s : t; /* one of the two, on one node or several */
         continue;
+      }
       double *best = a == COST_NCCL_RING ? &out->ring_s : &out->tree_s;
       int *proto = a == COST_NCCL_RING ? &out->ring_proto : &out->tree_proto;
       if (!isnan(t) && (isnan(*best) || t < *best)) {

@@ -36,6 +36,7 @@ typedef struct {
   double time_s[COST_NCCL_NALGO][COST_NCCL_NPROTO]; /* NaN where the protocol is off */
   double ring_s, tree_s;                            /* the fastest protocol of each */
   int ring_proto, tree_proto;
+  double nvls_s; /* NVLS on one node, NVLS tree across nodes (Simple); NaN where NCCL has none */
 } cost_nccl_pred;
 
 /* Predicts an allreduce of `bytes` per rank. Needs ranks >= 2; else every time is NaN. */

@@ -84,6 +84,7 @@ void sim_model_point(const sim_model *m, sim_point *p)
   cost_nccl_predict(&m->nccl, (double)p->bytes, &n);
   p->nccl_ring_s = n.ring_s;
   p->nccl_tree_s = n.tree_s;
+  p->nccl_nvls_s = n.nvls_s;
   p->nccl_ring_proto = n.ring_proto;
   p->nccl_tree_proto = n.tree_proto;
 }

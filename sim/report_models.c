@@ -49,9 +49,11 @@ static int first_of_size(const sim_results *r, int i)
 /* NCCL's predictions depend on the size only: one line per size. */
 static void print_nccl(FILE *f, const sim_model *m, const sim_results *r)
 {
-  int header = 0, sizes = 0;
-  for (int i = 0; i < r->npoints; i++)
+  int header = 0, sizes = 0, nvls = 0;
+  for (int i = 0; i < r->npoints; i++) {
     sizes += first_of_size(r, i);
+    nvls |= !isnan(r->points[i].nccl_nvls_s);
+  }
   if (sizes > NCCL_MAX_LINES) {
     fprintf(f, "# NCCL %s's own tuning model for the same ranks: in --json and --csv (%d sizes)\n", nccl_name(m),
             sizes);
@@ -62,10 +64,13 @@ static void print_nccl(FILE *f, const sim_model *m, const sim_results *r)
     if (!first_of_size(r, i))
       continue;
     if (!header++)
-      fprintf(f, "# NCCL %s's own tuning model for the same ranks (reference, any algorithm):\n# %12s %14s %7s %14s %7s\n",
-              nccl_name(m), "size", "ring(us)", "proto", "tree(us)", "proto");
-    fprintf(f, "# %12llu %14.2f %7s %14.2f %7s\n", (unsigned long long)p->bytes, p->nccl_ring_s * 1e6,
+      fprintf(f, "# NCCL %s's own tuning model for the same ranks (reference, any algorithm):\n# %12s %14s %7s %14s %7s%s\n",
+              nccl_name(m), "size", "ring(us)", "proto", "tree(us)", "proto", nvls ? "       nvls(us)" : "");
+    fprintf(f, "# %12llu %14.2f %7s %14.2f %7s", (unsigned long long)p->bytes, p->nccl_ring_s * 1e6,
             cost_nccl_proto_name(p->nccl_ring_proto), p->nccl_tree_s * 1e6, cost_nccl_proto_name(p->nccl_tree_proto));
+    if (nvls)
+      fprintf(f, " %14.2f", p->nccl_nvls_s * 1e6);
+    fprintf(f, "\n");
   }
 }
 
@@ -200,4 +205,5 @@ void sim_report_models_point(cJSON *o, const sim_run_info *run, const sim_point 
   cJSON_AddStringToObject(o, "nccl_ring_proto", p->nccl_ring_proto >= 0 ? cost_nccl_proto_name(p->nccl_ring_proto) : "");
   add_num(o, "nccl_tree_s", p->nccl_tree_s);
   cJSON_AddStringToObject(o, "nccl_tree_proto", p->nccl_tree_proto >= 0 ? cost_nccl_proto_name(p->nccl_tree_proto) : "");
+  add_num(o, "nccl_nvls_s", p->nccl_nvls_s);
 }

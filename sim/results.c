@@ -32,7 +32,7 @@ static void str(const cJSON *o, const char *key, char *dst, size_t len, int *ok)
 
 void sim_point_no_model(sim_point *p)
 {
-  p->model_s = p->nccl_ring_s = p->nccl_tree_s = NAN;
+  p->model_s = p->nccl_ring_s = p->nccl_tree_s = p->nccl_nvls_s = NAN;
   p->model_nphases = 0;
   p->nccl_ring_proto = p->nccl_tree_proto = -1;
 }

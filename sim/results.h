@@ -35,6 +35,7 @@ typedef struct {
   char model_phase_name[SIM_MAX_PHASES][32];
   double model_phase_s[SIM_MAX_PHASES];
   double nccl_ring_s, nccl_tree_s; /* NCCL's own model for the same ranks and size */
+  double nccl_nvls_s;              /* its NVLS (one node) or NVLS tree (several); NaN: none */
   int nccl_ring_proto, nccl_tree_proto;
   char nccl[NCCL_CHOICE_LEN]; /* one of NCCL's algorithms: what it ran, "ring/LL128/24"; else "" */
   double next_clock_s; /* simulated: the clock the runner started the next point at (NaN: none) */
