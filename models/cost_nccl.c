@@ -21,6 +21,12 @@ static const nccl_version *version_of(const cost_nccl_shape *s)
   return s->version ? s->version : nccl_version_default();
 }
 
+/* The row of NCCL's per-generation tables. */
+static int arch_row(const cost_nccl_shape *s)
+{
+  return s->arch < 0 ? 0 : s->arch >= NCCL_NARCH ? NCCL_NARCH - 1 : s->arch;
+}
+
 /* NCCL's channels times their speed (GB/s): what a ring through the nodes can carry. */
 static double channels_bw(const cost_nccl_shape *s)
 {
@@ -72,7 +78,7 @@ static double time_2_7(const cost_nccl_shape *s, const nccl_version *v, int a, i
  * tree's network latency used for rings with one GPU per node. */
 static double time_2_2x(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bytes)
 {
-  int arch = s->arch < 0 ? 0 : s->arch >= NCCL_NARCH ? NCCL_NARCH - 1 : s->arch;
+  int arch = arch_row(s);
   int col = s->nodes <= 2 ? s->nodes - 1 : 2, row = s->nodes == 1 ? arch : 0; /* LL: an Intel host across nodes */
   int nsteps = 2 * (s->ranks - 1), intra_hw = s->nvlink ? NCCL_HW_NVLINK : NCCL_HW_PCI, nch = s->channels;
   double ppn = (double)s->ranks / s->nodes, bw = channels_bw(s), ll_max = v->ll_max_bw[row][col];
@@ -105,24 +111,58 @@ static double time_2_2x(const cost_nccl_shape *s, const nccl_version *v, int a, 
   return bw > 0 ? lat + bytes / (1000 * bw) : NAN;
 }
 
-/* v2.2x's NVLS (one node) and NVLS tree (several): Simple only. NCCL's NVLS search gives
- * each of a node's n GPUs (heads) the bandwidth its port allows with n heads pulling through
- * it and its own twice (search.cc ncclTopoSearchTryNvls, nccl_nvls_head_bw); across nodes each head a node's NICs' share,
- * halved for a tree over more than 2 nodes; bus bandwidth heads x that, times 5/6 for the
- * algorithm bandwidth. Latency: the NVLink figure, and for the tree 2 log2(nodes) network
- * ones (tuning.cc ncclTopoTuneModel, v2.26.2). */
+/* 2.26 and 2.27: NCCL's NVLS search gives each of a node's n GPUs (heads) the bandwidth its
+ * port allows with n heads pulling through it and its own twice (search.cc
+ * ncclTopoSearchTryNvls, nccl_nvls_step; here the one-node steps across nodes too: NCCL's
+ * multi-node steps give Hopper the same 40 GB/s); across nodes each head a node's NICs'
+ * share, halved for a tree over more than 2 nodes; bus bandwidth heads x that, times 5/6 for
+ * the algorithm bandwidth (tuning.cc ncclTopoTuneModel, v2.26.2). */
+static double nvls_bw_2_26(const cost_nccl_shape *s, const nccl_version *v, int a, int heads)
+{
+  double intra = nccl_nvls_step(v, s->arch, 0, s->nvls_bw / 1e9 / (heads + 1)), inter = s->inter_bw / 1e9 / heads;
+  double bw = a == NCCL_ALGO_NVLS ? intra : fmin(intra, s->nodes <= 2 ? inter : inter / 2);
+  return bw * (heads * 5.0 / 6.0);
+}
+
+/* 2.28 on (tuning.cc ncclTopoTuneModel): a head moves its search bandwidth times its
+ * generation's nvlsEfficiency times (n - 1) / n, twice over for allreduce (its reduce and its
+ * broadcast pipeline), at most the graph's bwInter (doubled for a tree over 2 nodes) and, for
+ * NVLS tree, perChMaxNVLSTreeBws; bus bandwidth heads x that, converted to algorithm
+ * bandwidth as a ring's, ranks / (2 (ranks - 1)). The heads' step is the largest both their
+ * ports and (across nodes) their NICs carry, from the search's steps of one node or of several;
+ * bwInter the step the search's second pass raises it to (nccl_nvls_raised), capped across
+ * nodes by a head's share of its node's NICs. */
+static double nvls_bw_2_28(const cost_nccl_shape *s, const nccl_version *v, int a, int heads)
+{
+  int arch = arch_row(s), several = s->nodes > 1, col = s->nodes <= 2 ? s->nodes - 1 : 2;
+  double nic = several ? s->inter_bw / 1e9 / heads : INFINITY;
+  double head = nccl_nvls_step(v, arch, several, fmin(s->nvls_bw / 1e9 / (heads + 1), nic));
+  double inter = nccl_nvls_raised(v, arch, several, head, nic);
+  double bw = fmin(head * v->nvls_eff[arch] * (heads - 1) / heads * 2,
+                   a == NCCL_ALGO_NVLS_TREE && s->nodes <= 2 ? 2 * inter : inter);
+  if (a == NCCL_ALGO_NVLS_TREE)
+    bw = fmin(bw, v->nvls_tree_bw[arch][col]);
+  return heads * bw * s->ranks / (2.0 * (s->ranks - 1));
+}
+
+/* v2.2x's NVLS (one node) and NVLS tree (several): Simple only, at most NCCL_NVLS_MAX_HEADS
+ * GPUs a node. Latency: the NVLink figure, and for the tree 2 log2(nodes) network ones; from
+ * 2.29 NVLS tree on Blackwell takes the tree's size correction (ncclTopoGetAlgoTime, on x86
+ * hosts, as the ring's network overhead here assumes). */
 static double time_nvls(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bytes)
 {
   int heads = s->ranks / s->nodes;
   if (!v->model || p != COST_NCCL_SIMPLE || s->nvls_bw <= 0 || heads < 2 || heads > NCCL_NVLS_MAX_HEADS ||
       (a == NCCL_ALGO_NVLS) != (s->nodes == 1))
     return NAN;
-  double intra = nccl_nvls_head_bw(s->arch, s->nvls_bw / 1e9, heads), inter = s->inter_bw / 1e9 / heads;
-  double bw = a == NCCL_ALGO_NVLS ? intra : fmin(intra, s->nodes <= 2 ? inter : inter / 2);
-  bw *= heads * 5.0 / 6.0;
+  double bw = v->nvls_eff[arch_row(s)] > 0 ? nvls_bw_2_28(s, v, a, heads) : nvls_bw_2_26(s, v, a, heads);
   double lat = v->base_lat[a][p] + v->hw_lat[NCCL_HW_NVLINK][a][p];
   if (a == NCCL_ALGO_NVLS_TREE)
     lat += 2 * log2i(s->nodes) * v->hw_lat[NCCL_HW_NET][a][p];
+  double q = floor(bytes / 64);
+  int log_size = q < 1 ? -1 : log2i(q);
+  if (a == NCCL_ALGO_NVLS_TREE && s->arch >= NCCL_ARCH_BLACKWELL && log_size >= 0 && log_size < v->nvls_tree_corr)
+    bw *= v->tree_corr[p][log_size];
   return bw > 0 ? lat + bytes / (1000 * bw) : NAN;
 }
 
@@ -184,7 +224,7 @@ void cost_nccl_choose(const cost_nccl_shape *s, double bytes, int algo, int prot
     }
   int nch = s->channels > 0 ? s->channels : 1;
   if (out->algo == NCCL_ALGO_NVLS || out->algo == NCCL_ALGO_NVLS_TREE)
-    out->channels = channels > 0 ? channels : nccl_nvls_channels(s->arch);
+    out->channels = channels > 0 ? channels : nccl_nvls_channels_of(version_of(s), s->arch, s->nodes);
   else
     out->channels = channels > 0 ? channels : nccl_channels_for(out->algo, out->proto, bytes, s->ranks, nch, s->intra_bw <= PCI_BW);
 }

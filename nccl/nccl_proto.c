@@ -9,26 +9,127 @@
 
 #include "common/sa_error.h"
 
-/* v2.26.2-1 (commit f44ac759): src/graph/tuning.cc baseLat, hwLat (NVLS and NVLS tree too), llMaxBws,
- * perChMaxRingLL128Bws, perChMaxTreeLL128Bws, perChMaxTreeBws, treeCorrectionFactor. */
+/* What tuning.cc kept from 2.26.2 to 2.30.7 (the tags below): baseLat (baseLatencies from
+ * 2.28, which adds PAT's, left out); hwLat by link, algorithm and protocol, the NVLS tree's
+ * network figure 14 us until 2.27, 20.9 from 2.28; treeCorrectionFactor over 23 powers of two
+ * from 64 B, 24 from 2.29 (its last column is NVLS tree's only); and the rows of the
+ * per-generation caps for Volta, Ampere and Hopper, Blackwell's row given. */
+#define BASE_LAT_2_2X {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}}
+#define HW_LAT_2_2X(nvls_tree_net)                                                                                     \
+  {{{.6, 1.25, 4.0}, {.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},                                                          \
+   {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},                                                           \
+   {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, nvls_tree_net}}}
+#define TREE_CORR_2_2X(ll, ll128, simple)                                                                              \
+  {{1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, ll},           \
+   {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, ll128},        \
+   {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, simple}}
+/* llMaxBws: single node by GPU generation; across nodes NCCL looks at the CPU instead (Intel
+ * row 0, AMD row 1), cost_nccl.c takes row 0 there */
+#define LL_MAX_BW_2_2X {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {2 * 141.0, 2 * 45.0, 2 * 35.0}}
+#define RING_LL128_BW(n1, n2, n4) {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {n1, n2, n4}}
+#define TREE_LL128_BW(n1, n2, n4) {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {n1, n2, n4}}
+#define TREE_BW(n1, n2, n4) {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {n1, n2, n4}}
+/* 2.28 on: perChMaxNVLSTreeBws (NCCL fills Volta's and Ampere's rows, where NVLS never runs)
+ * and nvlsEfficiency (Volta, Ampere 0; Hopper .85, Blackwell .74) */
+#define NVLS_TREE_BW(n2, n4) {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, n2, n4}}
+#define NVLS_EFF_2_28 {0, 0, .85, .74}
+
+/* src/graph/search.cc's speed steps: Hopper's the same from 2.26.2 to 2.30.7; Blackwell's grew
+ * (one node: 18 from 2.27, 45 from 2.29; several: 96 and 45.1 in place of 45 from 2.27, 80
+ * from 2.29, 86 from 2.30) */
+static const double sm90_intra[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0, 0};
+static const double sm90_inter[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                    15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12, 0};
+static const double sm100_intra_2_26[] = {90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 19.0, 0};
+static const double sm100_inter_2_26[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                          15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12, 0};
+static const double sm100_intra_2_27[] = {90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0, 0};
+static const double sm100_inter_2_27[] = {96.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                          15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12, 0};
+static const double sm100_intra_2_29[] = {90.0, 80.0, 70.0, 60.0, 50.0, 45.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0, 0};
+static const double sm100_inter_2_29[] = {96.0, 80.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0,
+                                          17.5, 15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12, 0};
+static const double sm100_inter_2_30[] = {96.0, 86.0, 80.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0,
+                                          20.0, 17.5, 15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12, 0};
+
+/* The model of 2.26.2 to 2.30.7, a release's latency of NVLS tree across nodes given; 2.26.2's
+ * and 2.27.7's Blackwell rows (Hopper's doubled) and 23 powers of two of treeCorrectionFactor
+ * (the 24th, 2.29's, 0: none); from 2.28 Blackwell's rows of its own, nvlsEfficiency and
+ * NVLS_NCHANNELS_SM100_NVL (2.27 on), from 2.29 Blackwell's ring LL128 cap 40 and the
+ * correction's 24th power of two for NVLS tree. */
+#define TUNING_2_2X(nvls_tree_net)                                                                                     \
+  .model = 1, .base_lat = BASE_LAT_2_2X, .hw_lat = HW_LAT_2_2X(nvls_tree_net), .ntree_corr = 23,                       \
+  .ll_max_bw = LL_MAX_BW_2_2X
+#define TUNING_2_26(nvl_channels)                                                                                 \
+  TUNING_2_2X(14), .tree_corr = TREE_CORR_2_2X(0, 0, 0), .ring_ll128_bw = RING_LL128_BW(2 * 36.7, 2 * 36.7, 2 * 36.7), \
+  .tree_ll128_bw = TREE_LL128_BW(2 * 36.7, 2 * 36.7, 2 * 29.0), .tree_bw = TREE_BW(2 * 38.7, 2 * 41.4, 2 * 36.0),      \
+  .nvls_channels_nvl = nvl_channels
+#define TUNING_2_28                                                                                                    \
+  TUNING_2_2X(20.9), .tree_ll128_bw = TREE_LL128_BW(55.6, 31.67, 20.0), .tree_bw = TREE_BW(70.0, 42.8, 24.0),          \
+  .nvls_eff = NVLS_EFF_2_28, .nvls_channels_nvl = 24
+#define TUNING_2_29                                                                                                    \
+  TUNING_2_28, .tree_corr = TREE_CORR_2_2X(1.0, 1.0, .9), .ring_ll128_bw = RING_LL128_BW(40.0, 40.0, 40.0),           \
+  .nvls_tree_corr = 24
+
+/* v2.30.7-1 (commit 73cf1122): src/graph/tuning.cc ncclTunerConstantsDefaults (baseLatencies,
+ * hwLatencies, llMaxBws, perChMaxRingLL128Bws, perChMaxTreeLL128Bws, perChMaxTreeBws,
+ * perChMaxNVLSTreeBws: Blackwell's over 4 nodes or more 80), nvlsEfficiency,
+ * treeCorrectionFactor; src/graph/search.cc sm90/sm100SpeedArrayIntra/Inter (Blackwell's
+ * across nodes with 86); src/transport/nvls.cc NVLS_NCHANNELS_*. */
+static const nccl_version v2_30 = {
+    .name = "2.30.7-1",
+    .commit = "73cf1122",
+    TUNING_2_29,
+    .nvls_tree_bw = NVLS_TREE_BW(96.0, 80.0),
+    .nvls_speeds = {{sm90_intra, sm100_intra_2_29}, {sm90_inter, sm100_inter_2_30}},
+};
+
+/* v2.29.7-1 (commit b91894bd): the same files. Against 2.28.9: perChMaxRingLL128Bws of
+ * Blackwell 40 at any node count, NVLS tree's size correction on Blackwell
+ * (ncclTopoGetAlgoTime), Blackwell's steps 45 (one node) and 80 (several). */
+static const nccl_version v2_29 = {
+    .name = "2.29.7-1",
+    .commit = "b91894bd",
+    TUNING_2_29,
+    .nvls_tree_bw = NVLS_TREE_BW(96.0, 43.8),
+    .nvls_speeds = {{sm90_intra, sm100_intra_2_29}, {sm90_inter, sm100_inter_2_29}},
+};
+
+/* v2.28.9-1 (commit dbc86fd0): tuning.cc's constants become ncclTunerConstantsDefaults, with
+ * Blackwell rows of their own (perChMaxRingLL128Bws 73.4/34.6/73.4, perChMaxTreeLL128Bws
+ * 55.6/31.67/20, perChMaxTreeBws 70/42.8/24), perChMaxNVLSTreeBws, hwLatencies' NVLS tree
+ * network figure 20.9; NVLS's bandwidth from nvlsEfficiency in place of 5/6. search.cc and
+ * nvls.cc as 2.27.7. */
+static const nccl_version v2_28 = {
+    .name = "2.28.9-1",
+    .commit = "dbc86fd0",
+    TUNING_2_28,
+    .tree_corr = TREE_CORR_2_2X(0, 0, 0),
+    .ring_ll128_bw = RING_LL128_BW(2 * 36.7, 34.6, 2 * 36.7),
+    .nvls_tree_bw = NVLS_TREE_BW(96.0, 43.8),
+    .nvls_speeds = {{sm90_intra, sm100_intra_2_27}, {sm90_inter, sm100_inter_2_27}},
+};
+
+/* v2.27.7-1 (commit 593de54e): tuning.cc's allreduce model as 2.26.2's (its changes are
+ * allgather's and reducescatter's NVLS, LL128 over C2C); search.cc's Blackwell steps (18 in
+ * one node; 96 and 45.1 across nodes); nvls.cc NVLS_NCHANNELS_SM100_NVL 24 for Blackwell in
+ * one node. */
+static const nccl_version v2_27 = {
+    .name = "2.27.7-1",
+    .commit = "593de54e",
+    TUNING_2_26(24),
+    .nvls_speeds = {{sm90_intra, sm100_intra_2_27}, {sm90_inter, sm100_inter_2_27}},
+};
+
+/* v2.26.2-1 (commit f44ac759): src/graph/tuning.cc baseLat, hwLat (NVLS and NVLS tree too),
+ * llMaxBws, perChMaxRingLL128Bws, perChMaxTreeLL128Bws, perChMaxTreeBws, treeCorrectionFactor;
+ * src/graph/search.cc sm90/sm100SpeedArrayIntra/Inter; src/transport/nvls.cc
+ * NVLS_NCHANNELS_SM100 (Blackwell, any node count). */
 static const nccl_version v2_26 = {
     .name = "2.26.2-1",
     .commit = "f44ac759",
-    .model = 1,
-    .base_lat = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}},
-    .hw_lat = {{{.6, 1.25, 4.0}, {.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},
-               {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
-               {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 14}}},
-    .ntree_corr = 23,
-    .tree_corr = {{1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
-                  {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
-                  {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}},
-    /* single node by GPU generation; across nodes NCCL looks at the CPU instead (Intel row 0,
-     * AMD row 1), cost_nccl.c takes row 0 there */
-    .ll_max_bw = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {2 * 141.0, 2 * 45.0, 2 * 35.0}},
-    .ring_ll128_bw = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {2 * 36.7, 2 * 36.7, 2 * 36.7}},
-    .tree_ll128_bw = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {2 * 36.7, 2 * 36.7, 2 * 29.0}},
-    .tree_bw = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {2 * 38.7, 2 * 41.4, 2 * 36.0}},
+    TUNING_2_26(32),
+    .nvls_speeds = {{sm90_intra, sm100_intra_2_26}, {sm90_inter, sm100_inter_2_26}},
 };
 
 /* v2.7.5-1 (commit 01afd20a), the V100-era release (no NVLS): src/graph/tuning.cc baseLat, hwLat,
@@ -48,22 +149,35 @@ static const nccl_version v2_7 = {
     .ll128_bw_2_7 = 16.7,
 };
 
-static const nccl_version *const versions[] = {&v2_26, &v2_7};
+/* newest first; a series' latest before its older ones */
+static const nccl_version *const versions[] = {&v2_30, &v2_29, &v2_28, &v2_27, &v2_26, &v2_7};
+#define NVERSIONS ((int)(sizeof versions / sizeof versions[0]))
 
 const nccl_version *nccl_version_default(void) { return &v2_26; }
 
 const nccl_version *nccl_version_find(const char *name)
 {
   size_t n = name ? strlen(name) : 0;
-  for (size_t i = 0; n && i < sizeof versions / sizeof versions[0]; i++) {
+  /* "X.Y": a series, named by its first two numbers */
+  int series = n && strchr(name, '.') && strchr(name, '.') == strrchr(name, '.');
+  for (int i = 0; n && i < NVERSIONS; i++) {
     const char *v = versions[i]->name; /* "X.Y.Z-R": the release suffix may be left out */
-    if (strcmp(v, name) == 0 || (strncmp(v, name, n) == 0 && v[n] == '-'))
+    if (strcmp(v, name) == 0 || (strncmp(v, name, n) == 0 && v[n] == (series ? '.' : '-')))
       return versions[i];
   }
   return NULL;
 }
 
-const char *nccl_version_list(void) { return "2.26.2 (default), 2.7.5"; }
+const char *nccl_version_list(void)
+{
+  static char list[160];
+  if (!list[0])
+    for (int i = 0, at = 0; i < NVERSIONS; i++)
+      at += snprintf(list + at, sizeof list - (size_t)at, "%s%.*s%s", i ? ", " : "",
+                     (int)strcspn(versions[i]->name, "-"), versions[i]->name,
+                     versions[i] == nccl_version_default() ? " (default)" : "");
+  return list;
+}
 
 const char *nccl_proto_name(int proto)
 {
@@ -134,7 +248,12 @@ int nccl_slices_per_chunk(int algo, int proto)
   return algo == NCCL_ALGO_RING && proto == NCCL_PROTO_SIMPLE ? RING_CHUNK_STEPS / RING_SLICE_STEPS : 1;
 }
 
-int nccl_nvls_channels(int arch) { return arch >= NCCL_ARCH_BLACKWELL ? 32 : 16; }
+int nccl_nvls_channels(int arch) { return nccl_nvls_channels_of(nccl_version_default(), arch, 1); }
+
+int nccl_nvls_channels_of(const nccl_version *v, int arch, int nodes)
+{
+  return arch < NCCL_ARCH_BLACKWELL ? 16 : nodes > 1 ? 32 : v->nvls_channels_nvl;
+}
 
 uint64_t nccl_nvls_chunk(int algo, double bytes, int channels, int heads, int nodes)
 {
@@ -156,15 +275,34 @@ uint64_t nccl_nvls_chunk(int algo, double bytes, int channels, int heads, int no
   return chunk;
 }
 
-double nccl_nvls_head_bw(int arch, double port_bw, int n)
+static const double *nvls_speeds(const nccl_version *v, int arch, int several)
 {
-  static const double sm90[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
-  static const double sm100[] = {90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 19.0};
-  const double *speed = arch >= NCCL_ARCH_BLACKWELL ? sm100 : sm90;
-  int ns = arch >= NCCL_ARCH_BLACKWELL ? (int)(sizeof sm100 / sizeof *sm100) : (int)(sizeof sm90 / sizeof *sm90), i = 0;
-  while (i < ns - 1 && speed[i] > port_bw / (n + 1))
+  return v->nvls_speeds[several ? 1 : 0][arch >= NCCL_ARCH_BLACKWELL ? 1 : 0];
+}
+
+double nccl_nvls_step(const nccl_version *v, int arch, int several, double bw)
+{
+  const double *speed = nvls_speeds(v, arch, several);
+  int i = 0;
+  while (speed[i + 1] > 0 && speed[i] > bw)
     i++;
   return speed[i];
+}
+
+double nccl_nvls_raised(const nccl_version *v, int arch, int several, double head, double cap)
+{
+  const double *speed = nvls_speeds(v, arch, several);
+  int i = 0;
+  while (speed[i + 1] > 0 && speed[i] > head)
+    i++;
+  while (i > 0 && speed[i] < 2 * head && speed[i - 1] <= cap)
+    i--;
+  return speed[i];
+}
+
+double nccl_nvls_head_bw(int arch, double port_bw, int n)
+{
+  return nccl_nvls_step(nccl_version_default(), arch, 0, port_bw / (n + 1));
 }
 
 double nccl_nvls_wire_scale(int n, int arch, double port_bw)

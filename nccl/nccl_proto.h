@@ -46,8 +46,8 @@ uint64_t nccl_nvls_chunk(int algo, double bytes, int channels, int heads, int no
 /* The bandwidth NCCL's NVLS search gives each of a node's n GPUs (heads), GB/s, on GPUs of
  * generation `arch` whose NVLinks carry port_bw GB/s of NCCL's traffic each way: n heads pull
  * through every GPU's port, its own twice, so at most port_bw / (n + 1), rounded down to the
- * search's speed steps (src/graph/search.cc v2.26.2: sm90SpeedArrayIntra, sm100...). NCCL's
- * model then runs NVLS at n x that x 5/6 (tuning.cc: NVLS's ratio to algorithm bandwidth). */
+ * search's speed steps of the default version (nccl_nvls_step). NCCL's 2.26 model then runs
+ * NVLS at n x that x 5/6 (tuning.cc: NVLS's ratio to algorithm bandwidth). */
 double nccl_nvls_head_bw(int arch, double port_bw, int n);
 
 /* NVLS's bytes on a GPU's NVLink per byte its stand-in messages carry (nvls.c), n GPUs whose
@@ -66,30 +66,56 @@ double nccl_nvls_wire_scale(int n, int arch, double port_bw);
 /* Most channels --channels may force (the CLI's limit) */
 #define NCCL_FORCED_CHANNELS 64
 
-/* One NCCL version's tuning model (src/graph/tuning.cc of that tag). Latencies in us,
- * bandwidths in GB/s, as NCCL writes them. */
+/* One NCCL version's tuning model (src/graph/tuning.cc of that tag, and the figures of its
+ * NVLS search and transport the model reads). Latencies in us, bandwidths in GB/s, as NCCL
+ * writes them. */
 typedef struct {
   const char *name;   /* "2.26.2-1" */
   const char *commit; /* the tag's commit in github.com/NVIDIA/nccl */
   int model;          /* 0: the 2.7 formulas, 1: the 2.2x formulas (cost_nccl.c) */
   double base_lat[NCCL_NALGO][NCCL_NPROTO];
   double hw_lat[NCCL_NHW][NCCL_NALGO][NCCL_NPROTO];
-  int ntree_corr; /* entries of tree_corr: powers of two from 64 B */
-  double tree_corr[NCCL_NPROTO][23];
+  int ntree_corr; /* entries of tree_corr the tree reads: powers of two from 64 B */
+  double tree_corr[NCCL_NPROTO][24];
   /* 2.2x only: per GPU generation (rows) and node count 1, 2, more (columns) */
   double ll_max_bw[NCCL_NARCH][3];
   double ring_ll128_bw[NCCL_NARCH][3];
   double tree_ll128_bw[NCCL_NARCH][3];
   double tree_bw[NCCL_NARCH][3];
+  /* NVLS (2.2x only). From 2.28 a head's bandwidth times nvlsEfficiency of its generation
+   * (0 before: the 5/6 of 2.26), NVLS tree's capped per channel (perChMaxNVLSTreeBws); from
+   * 2.29 NVLS tree on Blackwell takes the tree's size correction, nvls_tree_corr entries of
+   * it (0: none). */
+  double nvls_eff[NCCL_NARCH];
+  double nvls_tree_bw[NCCL_NARCH][3];
+  int nvls_tree_corr;
+  /* The speed steps of NCCL's search a head may get (src/graph/search.cc
+   * sm90SpeedArrayIntra/Inter, sm100...), descending, ending in 0: [one node, several nodes]
+   * [Hopper, Blackwell]; and the NVLS channels of Blackwell GPUs in one node
+   * (src/transport/nvls.cc: NVLS_NCHANNELS_SM100, NVLS_NCHANNELS_SM100_NVL from 2.27). */
+  const double *nvls_speeds[2][2];
+  int nvls_channels_nvl;
   /* 2.7 only: LL128's cap per channel for allreduce, and the trees' caps */
   double ll128_bw_2_7;
 } nccl_version;
 
-/* The default (a current 2.2x release) and the lookup by name: "2.26.2-1" or "2.26.2",
- * "2.7.5-1" or "2.7.5". NULL for a version without tables. */
+/* The speed step of v's NVLS search at most bw GB/s (the smallest step where none is), among
+ * the steps of one node (several 0) or of several, on GPUs of generation arch. */
+double nccl_nvls_step(const nccl_version *v, int arch, int several, double bw);
+/* The bwInter NCCL's NVLS search ends with (search.cc ncclTopoCompute, its second pass):
+ * from the heads' step `head` up, one step at a time while the last is under twice `head`
+ * and the next is at most cap (what a head's NIC carries; INFINITY in one node, where NVLS
+ * uses no NIC). */
+double nccl_nvls_raised(const nccl_version *v, int arch, int several, double head, double cap);
+/* NVLS's channels on generation arch over `nodes` nodes, by v's transport. */
+int nccl_nvls_channels_of(const nccl_version *v, int arch, int nodes);
+
+/* The default (a 2.2x release whose model the simulation's constants follow) and the lookup
+ * by name: "2.26.2-1" or "2.26.2", "2.7.5-1" or "2.7.5", or a series, "2.30", for the latest
+ * release of it known here. NULL for a version without tables. */
 const nccl_version *nccl_version_default(void);
 const nccl_version *nccl_version_find(const char *name);
-/* The known versions, for messages: "2.26.2, 2.7.5". */
+/* The known versions, newest first, for messages: "2.30.7, ..., 2.26.2 (default), 2.7.5". */
 const char *nccl_version_list(void);
 
 const char *nccl_proto_name(int proto);
