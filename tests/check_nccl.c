@@ -175,11 +175,11 @@ END_TEST
 
 START_TEST(same_command_same_times)
 {
-  const char *args = "--platform hgx-h100-rails --nodes 3 --ranks-per-node 2 --algo nccl-ring,nccl-tree --sizes 1K,3M "
-                     "--mode sim";
+  const char *args = "--platform hgx-h100-rails --nodes 3 --ranks-per-node 2 --algo nccl-ring,nccl-tree,nvls-tree "
+                     "--sizes 1K,3M --mode sim";
   cli_result a = cli_run(args, 1), b = cli_run(args, 1);
   ck_assert(a.status == 0 && b.status == 0);
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 6; i++)
     ck_assert(cli_num(cli_point(&a, i), "time_s") == cli_num(cli_point(&b, i), "time_s"));
   cli_result_free(&a);
   cli_result_free(&b);
