@@ -77,14 +77,35 @@ else
   echo "ring1024_peak_mem_MiB nan"
 fi
 
-: >"$TMP/model.w"
-i=0
-while [ "$i" -lt "$REPS" ]; do
-  run model --platform tencent16.xml --algo all --sizes 8:1G:1.02 --mode model >>"$TMP/model.w"
-  i=$((i + 1))
-done
-points=$(awk '!/^#/ { n++ } END { print n - 1 }' "$TMP/model.csv")
-echo "$points $(median <"$TMP/model.w")" | awk '{ printf "model_points_per_s %.0f\n", $1 / $2 }'
+# points_per_s NAME RUNS ARGS...: predictions per second of the driver with ARGS in model
+# mode, platform probe included, over the median of RUNS runs
+points_per_s() {
+  name=$1
+  runs=$2
+  shift 2
+  : >"$TMP/$name.w"
+  i=0
+  while [ "$i" -lt "$runs" ]; do
+    run "$name" "$@" --mode model >>"$TMP/$name.w"
+    i=$((i + 1))
+  done
+  points=$(awk '!/^#/ { n++ } END { print n - 1 }' "$TMP/$name.csv")
+  echo "$points $(median <"$TMP/$name.w")" | awk '{ printf "%.0f\n", $1 / $2 }'
+}
+rate=$(points_per_s model "$REPS" --platform tencent16.xml --algo all --sizes 8:1G:1.02)
+echo "model_points_per_s $rate"
+# NCCL's models (docs/nccl.md) on the 32 ranks of hgx-h100-rails, beside the closed forms'
+# rate above: they replay the runner's pipeline (a minute and more a run), so
+# BENCH_REPS_NCCL runs, 1 by default
+rate=$(points_per_s nccl_model "${BENCH_REPS_NCCL:-1}" --platform hgx-h100-rails.xml --algo nccl-ring,nccl-tree \
+  --sizes 8:1G:1.05)
+echo "nccl_model_points_per_s $rate"
+
+# NCCL's ring simulated for a sweep: 8 nodes of 8 H100 (64 ranks, 16 channels), 14 sizes from
+# 1 MiB to 8 GiB, as nccl-tests times them; one run (five minutes and more)
+"${CALIB:-bin/simcalib}" platform --preset hgx-h100 --nodes 8 -o "$TMP/hgx64.xml" >/dev/null
+echo "nccl_ring64_sweep14_wall_s $(run sweep64 --platform "$TMP/hgx64.xml" --algo nccl-ring --sizes 1M:8G \
+  --timing nccl-tests --mode sim)"
 
 # NCCL's ring as its kernels run it (docs/nccl.md): 2 channels, 2 slices a chunk, synchronous
 # sends, on the 128 ranks of tencent16 at 256 MiB, beside our plain ring at the same size
