@@ -1,4 +1,5 @@
-/* check_nccl_fit.c: NCCL's algorithms on platforms fitted to real nccl-tests logs (simcalib
+/* check_nccl_fit.c: NCCL's algorithms against real nccl-tests logs: the presets with no fit
+ * where the logs' bandwidth shows, and platforms fitted to the logs (simcalib
  * platform --from-nccl-tests LOG --fit-algo nccl|nccl-ring, written into
  * tests/data/platforms/) reproduce those logs, size by size, in the cost model and in the
  * simulation: on L02 (1 x 8 A100, NCCL's own choice) from 8 B to 8 GiB, on L12 (2 x 8 H100,
@@ -22,14 +23,15 @@
 
 typedef struct {
   const char *log, *platform, *algo, *sizes, *sim_sizes;
-  int points; /* sizes of the log the sweep meets */
+  int points;        /* sizes of the log the sweep meets */
+  const char *shape; /* --nodes and --ranks-per-node, where the platform has more */
 } fitted;
 
 static const fitted fits[] = {
     {"tests/data/measured/L02_a100x8_superbench.log", "tests/data/platforms/l02_nccl_fit.xml", "nccl", "8:8G:2",
-     "8,256K,4M,64M", 31},
+     "8,256K,4M,64M", 31, NULL},
     {"tests/data/measured/L12_gjaion_h100_2node16_ring.log", "tests/data/platforms/l12_nccl_ring_fit.xml", "nccl-ring",
-     "1M:1G:2", "1M,32M", 11},
+     "1M:1G:2", "1M,32M", 11, NULL},
 };
 
 /* The log's out-of-place time of one allreduce of `bytes`, or -1. */
@@ -56,13 +58,14 @@ static void load(const char *path, md_data *d)
 
 /* Runs the sweep in `mode` at `sizes` and checks every size the log holds against it: the
  * number of sizes compared, and the median and largest |error|. */
-static void against_log(const fitted *x, const char *mode, const char *sizes, int want_points, double median_max)
+static void against_log(const fitted *x, const char *mode, const char *sizes, int want_points, double median_max,
+                        double worst_max)
 {
   md_data d;
   load(x->log, &d);
   char args[512];
-  snprintf(args, sizeof args, "--platform %s --algo %s --sizes %s --timing nccl-tests --mode %s", x->platform, x->algo,
-           sizes, mode);
+  snprintf(args, sizeof args, "--platform %s %s --algo %s --sizes %s --timing nccl-tests --mode %s", x->platform,
+           x->shape ? x->shape : "", x->algo, sizes, mode);
   cli_result r = cli_run(args, 1);
   ck_assert_msg(r.status == 0, "%s: %s", args, r.err);
   double err[64];
@@ -75,7 +78,7 @@ static void against_log(const fitted *x, const char *mode, const char *sizes, in
       continue;
     ck_assert_msg(got > 0, "%s at %.0f B: no time", x->platform, bytes);
     err[n++] = fabs(got - want) / want;
-    ck_assert_msg(err[n - 1] <= WORST_MAX, "%s, %s at %.0f B: %.2f us where the log has %.2f us", x->platform, mode,
+    ck_assert_msg(err[n - 1] <= worst_max, "%s, %s at %.0f B: %.2f us where the log has %.2f us", x->platform, mode,
                   bytes, got * 1e6, want * 1e6);
   }
   ck_assert_int_eq(n, want_points);
@@ -88,7 +91,7 @@ static void against_log(const fitted *x, const char *mode, const char *sizes, in
 
 START_TEST(model_follows_the_log_at_every_size)
 {
-  against_log(&fits[_i], "model", fits[_i].sizes, fits[_i].points, MEDIAN_MAX);
+  against_log(&fits[_i], "model", fits[_i].sizes, fits[_i].points, MEDIAN_MAX, WORST_MAX);
 }
 END_TEST
 
@@ -98,7 +101,43 @@ START_TEST(simulation_follows_the_log)
   int n = 1;
   for (const char *c = fits[_i].sim_sizes; *c; c++)
     n += *c == ',';
-  against_log(&fits[_i], "sim", fits[_i].sim_sizes, n, MEDIAN_MAX);
+  against_log(&fits[_i], "sim", fits[_i].sim_sizes, n, MEDIAN_MAX, WORST_MAX);
+}
+END_TEST
+
+/* No fit: the presets as shipped, against the logs where their bandwidth shows, each within
+ * what NCCL's own figures give (docs/nccl.md): 8 A100 (L02) at 1 and 4 GiB within 3% (its
+ * 235 GB/s busbw plateau is 12 NVLinks at NCCL's 20 GB/s, 240, less its pipeline; at the
+ * datasheet's 25 GB/s a link it was 20% fast); 12 V100 of a DGX-2 (L05) at 1 GiB within 6%
+ * (measured 123.6 GB/s against NCCL's 6 x 20 = 120: 5% slow); 2 x 8 H100 (L09, NCCL's
+ * default: NVLS tree) at 4 GiB within 7% (NCCL's NVLS model, 8 heads x 40 GB/s x 5/6). */
+static const struct {
+  fitted run;
+  const char *preset; /* NULL: the platform is shipped */
+  double within;
+} presets[] = {
+    {{"tests/data/measured/L02_a100x8_superbench.log", NULL, "nccl", "1G,4G", NULL, 2, "--nodes 1"}, "hgx-a100", 0.03},
+    {{"tests/data/measured/L05_dgx2_v100x12_errmag.log", NULL, "nccl", "1G:1G", NULL, 1, "--nodes 1 --ranks-per-node 12"},
+     "dgx2-v100",
+     0.06},
+    {{"tests/data/measured/L09_gjaion_h100_2node16.log", "hgx-h100-rails", "nccl", "4G:4G", NULL, 1, "--nodes 2"}, NULL,
+     0.07},
+};
+
+START_TEST(presets_follow_the_logs_where_bandwidth_shows)
+{
+  fitted x = presets[_i].run;
+  char dir[64], path[128];
+  ck_assert_int_eq(cli_tmpdir(dir, "nccl_presets"), 0);
+  if (presets[_i].preset) {
+    snprintf(path, sizeof path, "%s/p.xml", dir);
+    cli_result g = cli_simcalib("platform --preset %s --nodes 1 -o %s", presets[_i].preset, path);
+    ck_assert_msg(g.status == 0, "%s", g.err);
+    cli_result_free(&g);
+    x.platform = path;
+  }
+  against_log(&x, "sim", x.sizes, x.points, presets[_i].within, presets[_i].within);
+  cli_rmtree(dir);
 }
 END_TEST
 
@@ -110,5 +149,7 @@ int main(void)
   tcase_add_loop_test(tc, model_follows_the_log_at_every_size, 0, sizeof fits / sizeof fits[0]);
   tcase_add_loop_test(tc, simulation_follows_the_log, 0, sizeof fits / sizeof fits[0]);
   suite_add_tcase(s, tc);
+  CHECK_LOOP_CASE(s, "presets", 120, presets_follow_the_logs_where_bandwidth_shows,
+                  (int)(sizeof presets / sizeof presets[0]));
   return check_run(s);
 }
