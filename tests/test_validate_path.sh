@@ -5,8 +5,9 @@
 # one host, the allreduce measured with bin/ar_runner_mpi (its result file as it streams
 # it), simulated on the fitted platform, and compared by simcalib validate, JSON and CSV.
 # What it checks is that every file one step writes the next reads, with the numbers in
-# their units: a median error within a factor of two of the measurement on a machine that
-# is no cluster. Prints "100%: Checks: N, Failures: 0" like the Check tests.
+# their units: a median error within a factor of three of the measurement (a slip of units
+# is a factor of 1000; on a shared 2-core machine the median ran from 0.13 to 1.12) on a
+# machine that is no cluster. Prints "100%: Checks: N, Failures: 0" like the Check tests.
 BIN=${SIMALLREDUCE_BIN:-bin/simallreduce}
 CAL=${SIMCALIB_BIN:-bin/simcalib}
 tmp=$(mktemp -d)
@@ -41,7 +42,7 @@ step validate "$CAL" validate --measured "$tmp/measured.json" --simulated "$tmp/
 check "points compared" "$(jq '.summary.points' "$tmp/v.json" 2>/dev/null)" 6
 check "every point measured and simulated" \
   "$(jq '[.points[] | select(.measured_s > 0 and .simulated_s > 0)] | length' "$tmp/v.json" 2>/dev/null)" 6
-check "the median error in its units" "$(jq '.summary.median_abs_err < 1' "$tmp/v.json" 2>/dev/null)" true
+check "the median error in its units" "$(jq '.summary.median_abs_err < 2' "$tmp/v.json" 2>/dev/null)" true
 check "CSV rows" "$(tail -n +2 "$tmp/v.csv" 2>/dev/null | wc -l | tr -d ' ')" 6
 
 check_summary
