@@ -4,14 +4,14 @@
  * shard's sum, and its own shard's stream: the switch's sum of the node (no GPU time), then
  * on one node the multicast to every GPU; across nodes up the tree (the children's sums added
  * on the GPU) and the total down again, multicast on every node (each half of a shard on
- * one of NCCL's two trees). The messages inside a node
- * put NVLS's own bytes on the NVLinks (nccl_nvls_wire_scale).
+ * one of NCCL's two trees). The messages inside a node put NVLS's own bytes on the NVLinks
+ * (nccl_nvls_wire_scale).
  * Restrictions: an NVSwitch node of Hopper or later GPUs, 2 to 16 GPUs a node (the driver
  *   checks: models/cost_nccl_choice.c); nvls on one node, nvls-tree on several; Simple only.
  *   Any count, count < p included (a shard without elements moves nothing).
- * Cost: NCCL's NVLS latency (25 us) + per rank (1 + 1/n) of the buffer each way over its
- *   NVLinks at 5/6 of NCCL's figure for them; across nodes a shard up and down the tree,
- *   pipelined with it (models/cost_nccl_nvls.c).
+ * Cost: NCCL's NVLS latency (25 us) + the buffer at NCCL's model of NVLS (n heads x the
+ *   NVLS search's bandwidth a head x 5/6), whose ports carry (1 + 1/n) of it each way;
+ *   across nodes a shard up and down the tree, pipelined with it (models/cost_nccl_nvls.c).
  *
  *   one node of 4: rank 1's shard is [N/4, N/2)
  *     parts:  r0 -> r1, r2 -> r1, r3 -> r1       (r1 = r0 + r1 + r2 + r3: the switch's sum)
