@@ -387,10 +387,14 @@ static int by_speed(const void *a, const void *b)
 static void pack(search_state *s, int *o, int channels, int *cand)
 {
   const topo_graph *g = s->g;
-  int n = g->gpus, total = 1;
-  for (int i = 2; i <= n && total <= 1 << 20; i++)
+  int n = g->gpus, total = 1, longest = 1; /* the orders from GPU 0: (n - 1)! */
+  for (int i = 2; i < n; i++)
     total *= i;
-  pack_state p = {s, channels, n, 0, 2 * n, NULL, NULL, NULL, NULL, 0};
+  for (int a = 0; a < n; a++) /* an order crosses at most n routes of the longest's links */
+    for (int b = 0; b < n; b++)
+      for (const int *r = route_of(g, a, b), *l = r; r && *l >= 0; l++)
+        longest = (int)(l - r) + 1 > longest ? (int)(l - r) + 1 : longest;
+  pack_state p = {s, channels, n, 0, n * longest, NULL, NULL, NULL, NULL, 0};
   double *speeds = malloc(sizeof(double) * ((size_t)g->nlinks * (size_t)channels + 1)), least = 1e300;
   p.orders = malloc(sizeof(int) * (size_t)total * (size_t)n);
   p.hops = malloc(sizeof(int) * (size_t)total * (size_t)p.nhops);
