@@ -166,14 +166,14 @@ void ar_nccl_comm_tree(const ar_nccl_comm *t, int c, int rank, topo_tree_node *o
   topo_tree_rank(&t->rings, t->nodes, c, rank, &out->parent, out->child, &out->nchild);
 }
 
-double ar_nccl_comm_extra(const ar_nccl_comm *t, const sa_compute *c, int a, int b, int algo, int proto)
-{
-  int R = t->rpn, hw = a / R != b / R ? NCCL_HW_NET : t->nvlink[(a % R) * R + b % R] ? NCCL_HW_NVLINK : NCCL_HW_PCI;
-  return nccl_hop_s(c, hw, algo, proto);
-}
-
-double ar_nccl_comm_wire(const ar_nccl_comm *t, int a, int b)
+int ar_nccl_comm_nvlink(const ar_nccl_comm *t, int a, int b)
 {
   int R = t->rpn;
-  return a / R == b / R && t->nvlink[(a % R) * R + b % R] ? 1 / nccl_nvlink_efficiency(t->arch) : 1;
+  return a / R == b / R && t->nvlink[(a % R) * R + b % R];
+}
+
+double ar_nccl_comm_extra(const ar_nccl_comm *t, const sa_compute *c, int a, int b, int algo, int proto)
+{
+  int hw = a / t->rpn != b / t->rpn ? NCCL_HW_NET : ar_nccl_comm_nvlink(t, a, b) ? NCCL_HW_NVLINK : NCCL_HW_PCI;
+  return nccl_hop_s(c, hw, algo, proto);
 }

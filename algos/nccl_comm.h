@@ -37,9 +37,8 @@ void ar_nccl_comm_tree(const ar_nccl_comm *t, int c, int rank, topo_tree_node *o
  * PCI inside one. 0 in a real run: the hardware pays it. */
 double ar_nccl_comm_extra(const ar_nccl_comm *t, const sa_compute *c, int a, int b, int algo, int proto);
 
-/* Bytes on the link per byte NCCL's protocol puts on the wire, on the hop from rank a to
- * rank b: 1 / NCCL's NVLink efficiency on an NVLink hop (nccl_nvlink_efficiency), else 1
- * (a NIC's or PCI's efficiency is the platform's rate). */
-double ar_nccl_comm_wire(const ar_nccl_comm *t, int a, int b);
+/* 1 when the hop from rank a to rank b is an NVLink-class one inside a node (its bytes on the
+ * link: nccl_nvlink_per_wire; a NIC's or PCI's efficiency is the platform's rate). */
+int ar_nccl_comm_nvlink(const ar_nccl_comm *t, int a, int b);
 
 #endif

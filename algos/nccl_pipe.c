@@ -58,7 +58,7 @@ struct ar_pipe_conn {
   double vis[NCCL_STEPS];         /* receive: when the slice becomes visible */
   unsigned char filled[NCCL_STEPS];
   size_t wire[NCCL_STEPS], bytes[NCCL_STEPS]; /* send: packed slices */
-  double per_wire;                /* send: bytes on the link per byte on the wire (ar_nccl_comm_wire) */
+  double per_wire;                /* send: bytes on the link per byte on the wire (nccl_nvlink_per_wire) */
   long issued, completed;         /* send: slices sent, and delivered */
   long arrived;                   /* receive: slices arrived */
   char *buf;                      /* real data: a slot's elements at buf + slot * stride */
@@ -153,9 +153,9 @@ static int setup(pipe_run *r)
       x->s = s;
       x->recv = j < s->nrecv;
       x->peer = x->recv ? j : j - s->nrecv;
-      x->per_wire = x->recv ? 1 : ar_nccl_comm_wire(r->p->nccl, rank, s->send_peer[x->peer]);
-      if (x->per_wire > 1 && s->nvlink_scale > 0) /* an NVLink hop of NVLS's */
-        x->per_wire *= s->nvlink_scale;
+      x->per_wire = !x->recv && ar_nccl_comm_nvlink(r->p->nccl, rank, s->send_peer[x->peer])
+                        ? nccl_nvlink_per_wire(r->p->nccl->arch, s->nvlink_scale)
+                        : 1;
       rc = x->recv ? mailbox(r, s->recv_peer[x->peer], rank, s->recv_tag[x->peer], &x->mb)
                    : mailbox(r, rank, s->send_peer[x->peer], s->send_tag[x->peer], &x->mb);
       if (rc == 0 && r->p->real_data && !(x->buf = malloc(r->slot_bytes * (size_t)r->slots + 1)))

@@ -561,6 +561,9 @@ static int connect(des *d, int algo)
   endpoint *se = malloc(sizeof *se * (size_t)(ns + 1)), *re = malloc(sizeof *re * (size_t)(nr + 1));
   d->cn = calloc((size_t)ns + 1, sizeof *d->cn);
   rc = rc ? rc : se && re && d->cn ? 0 : SA_ENOMEM;
+  cost_nccl_shape shape; /* the GPUs' generation: what NCCL gets of their NVLinks */
+  cost_ctx_nccl_shape(d->c, &shape);
+  int arch = shape.arch;
   ns = nr = 0;
   for (int s = 0; s < d->nst && rc == 0; s++) {
     const cost_des_stream *x = &d->st[s];
@@ -592,9 +595,7 @@ static int connect(des *d, int algo)
     x->to = se[i].to;
     int hw = rc ? NCCL_HW_NET : hop_class(d->c, t, x->from, x->to);
     x->extra = rc ? 0 : nccl_hop_s(&d->c->net->compute, hw, algo, d->proto);
-    x->per_wire = hw == NCCL_HW_NVLINK ? 1 / nccl_nvlink_efficiency(nccl_arch_of(topo_graph_nvlink_bw(&t->node.g))) : 1;
-    if (hw == NCCL_HW_NVLINK && d->st[x->ss].nvlink_scale > 0) /* as the runner (nccl_pipe.c) */
-      x->per_wire *= d->st[x->ss].nvlink_scale;
+    x->per_wire = hw == NCCL_HW_NVLINK ? nccl_nvlink_per_wire(arch, d->st[x->ss].nvlink_scale) : 1; /* as nccl_pipe.c */
     x->hpos = -1;
     d->ss[x->ss].sc[x->sj] = d->ss[x->rs].rc[x->rj] = i;
   }

@@ -34,15 +34,14 @@
 #define NVLS_TREE_BW(n2, n4) {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, n2, n4}}
 #define NVLS_EFF_2_28 {0, 0, .85, .74}
 
-/* src/graph/search.cc's speed steps: Hopper's the same from 2.26.2 to 2.30.7; Blackwell's grew
+/* src/graph/search.cc's speed steps: Hopper's the same from 2.26.2 to 2.30.7 (and 2.26.2's
+ * Blackwell steps across nodes the same as Hopper's); Blackwell's grew
  * (one node: 18 from 2.27, 45 from 2.29; several: 96 and 45.1 in place of 45 from 2.27, 80
  * from 2.29, 86 from 2.30) */
 static const double sm90_intra[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0, 0};
 static const double sm90_inter[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
                                     15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12, 0};
 static const double sm100_intra_2_26[] = {90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 19.0, 0};
-static const double sm100_inter_2_26[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
-                                          15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12, 0};
 static const double sm100_intra_2_27[] = {90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0, 0};
 static const double sm100_inter_2_27[] = {96.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
                                           15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12, 0};
@@ -129,7 +128,7 @@ static const nccl_version v2_26 = {
     .name = "2.26.2-1",
     .commit = "f44ac759",
     TUNING_2_26(32),
-    .nvls_speeds = {{sm90_intra, sm100_intra_2_26}, {sm90_inter, sm100_inter_2_26}},
+    .nvls_speeds = {{sm90_intra, sm100_intra_2_26}, {sm90_inter, sm90_inter}},
 };
 
 /* v2.7.5-1 (commit 01afd20a), the V100-era release (no NVLS): src/graph/tuning.cc baseLat, hwLat,
@@ -257,21 +256,19 @@ int nccl_nvls_channels_of(const nccl_version *v, int arch, int nodes)
 
 uint64_t nccl_nvls_chunk(int algo, double bytes, int channels, int heads, int nodes)
 {
+  /* calcCollChunking's rules, in order: below `times` x concurrentOps x the chunk, a chunk
+   * larger than `above` becomes `above` (0 ends the list) */
+  typedef struct {
+    double times;
+    uint64_t above;
+  } rule;
+  static const rule nvls[] = {{64, 65536}, {8, 32768}, {2, 16384}, {0, 0}}, tree[] = {{4, 65536}, {1, 32768}, {0, 0}};
   double ops = (double)channels * heads; /* concurrentOps */
-  uint64_t chunk = 128 << 10;             /* nvlsChunkSize */
-  if (algo == NCCL_ALGO_NVLS_TREE) {
-    if (nodes >= 4)
-      chunk = 64 << 10; /* NCCL_NVLSTREE_MAX_CHUNKSIZE's default */
-    const struct { double times; uint64_t above; } rules[] = {{4, 65536}, {1, 32768}};
-    for (int i = 0; i < 2; i++)
-      if (bytes < rules[i].times * ops * (double)chunk && chunk > rules[i].above)
-        chunk = rules[i].above;
-    return chunk;
-  }
-  const struct { double times; uint64_t above; } rules[] = {{64, 65536}, {8, 32768}, {2, 16384}};
-  for (int i = 0; i < 3; i++)
-    if (bytes < rules[i].times * ops * (double)chunk && chunk > rules[i].above)
-      chunk = rules[i].above;
+  uint64_t chunk = algo == NCCL_ALGO_NVLS_TREE && nodes >= 4 ? 64 << 10 /* NCCL_NVLSTREE_MAX_CHUNKSIZE */
+                                                             : 128 << 10; /* nvlsChunkSize */
+  for (const rule *r = algo == NCCL_ALGO_NVLS_TREE ? tree : nvls; r->times > 0; r++)
+    if (bytes < r->times * ops * (double)chunk && chunk > r->above)
+      chunk = r->above;
   return chunk;
 }
 
@@ -280,21 +277,25 @@ static const double *nvls_speeds(const nccl_version *v, int arch, int several)
   return v->nvls_speeds[several ? 1 : 0][arch >= NCCL_ARCH_BLACKWELL ? 1 : 0];
 }
 
-double nccl_nvls_step(const nccl_version *v, int arch, int several, double bw)
+/* The index of the largest step at most bw (the last, the slowest, when none is). */
+static int step_at(const double *speed, double bw)
 {
-  const double *speed = nvls_speeds(v, arch, several);
   int i = 0;
   while (speed[i + 1] > 0 && speed[i] > bw)
     i++;
-  return speed[i];
+  return i;
+}
+
+double nccl_nvls_step(const nccl_version *v, int arch, int several, double bw)
+{
+  const double *speed = nvls_speeds(v, arch, several);
+  return speed[step_at(speed, bw)];
 }
 
 double nccl_nvls_raised(const nccl_version *v, int arch, int several, double head, double cap)
 {
   const double *speed = nvls_speeds(v, arch, several);
-  int i = 0;
-  while (speed[i + 1] > 0 && speed[i] > head)
-    i++;
+  int i = step_at(speed, head);
   while (i > 0 && speed[i] < 2 * head && speed[i - 1] <= cap)
     i--;
   return speed[i];
@@ -345,6 +346,11 @@ double nccl_nvlink_efficiency(int arch)
 {
   static const double per_link[NCCL_NARCH] = {20.0 / 25, 20.0 / 25, 20.6 / 25, 40.1 / 50};
   return per_link[arch < 0 ? 0 : arch >= NCCL_NARCH ? NCCL_NARCH - 1 : arch];
+}
+
+double nccl_nvlink_per_wire(int arch, double nvls_scale)
+{
+  return (nvls_scale > 0 ? nvls_scale : 1) / nccl_nvlink_efficiency(arch);
 }
 
 double nccl_launch_s(int algo, int proto)

@@ -33,6 +33,11 @@ int nccl_arch_of(double nvlink_bw);
  * copy loop. */
 double nccl_nvlink_efficiency(int arch);
 
+/* Bytes on an NVLink per byte NCCL's protocol puts on the wire over it, on GPUs of generation
+ * `arch`: 1 / nccl_nvlink_efficiency, times nvls_scale for NVLS's stand-in messages
+ * (nccl_nvls_wire_scale; 0 for any other algorithm). The runner and the models alike. */
+double nccl_nvlink_per_wire(int arch, double nvls_scale);
+
 /* NVLS (nvls.c): the channels NCCL gives it (src/transport/nvls.cc v2.26.2:
  * NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32), the most GPUs of a node it spans here
  * (NCCL: NCCL_MAX_NVLS_ARITY 32; the presets have at most 16), and the bytes of a chunk a
