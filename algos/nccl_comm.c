@@ -27,7 +27,7 @@ static void hosts_of(const char *names, int rpn, int node, const char **out)
 /* Rank 0 with every name of nodes 0 and 1: the search. msg holds channels, node_channels,
  * then channels x rpn orders, channels flips, rpn x rpn NVLink flags, the GPUs' generation,
  * NVLS's scale in millionths. */
-static int *search(const char *names, int rpn, int nodes, int channels, int *len)
+static int *search(const char *names, int rpn, int nodes, int channels, double nvls_bw, int *len)
 {
   ar_node_graph b;
   topo_rings rings;
@@ -53,7 +53,8 @@ static int *search(const char *names, int rpn, int nodes, int channels, int *len
     double nvlink = topo_graph_nvlink_bw(&b.g);
     int arch = nccl_arch_of(nvlink);
     msg[*len - 2] = arch;
-    msg[*len - 1] = (int)llround(1e6 * nccl_nvls_wire_scale(rpn, arch, nvlink * nccl_nvlink_efficiency(arch)));
+    msg[*len - 1] =
+        (int)llround(1e6 * nccl_nvls_wire_scale(rpn, arch, nvlink * nccl_nvlink_efficiency(arch), nvls_bw));
   }
   if (ok)
     topo_rings_free(&rings);
@@ -99,7 +100,7 @@ static int *plain(int rpn, int channels, int *len)
   return msg;
 }
 
-int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels)
+int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels, double nvls_bw)
 {
   int rank, size, len = 0, *msg = NULL;
   memset(t, 0, sizeof *t);
@@ -112,8 +113,10 @@ int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels)
 #ifdef SA_SMPI
   char *names = first_names(comm, rank, size, 2 * rpn);
   if (rank == 0 && names)
-    msg = search(names, rpn, t->nodes, channels, &len);
+    msg = search(names, rpn, t->nodes, channels, nvls_bw, &len);
   free(names);
+#else
+  (void)nvls_bw; /* no platform: NCCL's model (plain) */
 #endif
   if (rank == 0 && !msg)
     msg = plain(rpn, channels, &len);

@@ -20,8 +20,9 @@ typedef struct ar_nccl_comm {
 } ar_nccl_comm;
 
 /* Collective over comm (rpn ranks per node, node-major). channels: how many to lay out at
- * least (NCCL's own count at the least). Returns 0 or an SA_E* code. */
-int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels);
+ * least (NCCL's own count at the least); nvls_bw: what NVLS moves, where the platform says
+ * (the compute property; 0: NCCL's model). Returns 0 or an SA_E* code. */
+int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels, double nvls_bw);
 void ar_nccl_comm_free(ar_nccl_comm *t);
 
 /* Channel c's ring through every rank: this rank's place and neighbours. */

@@ -166,6 +166,13 @@ while [ "$i" -lt "$REPS" ]; do
 done
 echo "sweep21_peak_rss_ratio $(median <"$TMP/sweep.r")"
 
+# A fit of one log, as a user runs it (docs/nccl-tests.md): L12 (2 x 8 H100, NCCL_ALGO=Ring)
+# and L02 (1 x 8 A100, NCCL's own choice); one run each
+echo "fit_l12_wall_s $(timed fit12 "${CALIB:-bin/simcalib}" platform --from-nccl-tests \
+  tests/data/measured/L12_gjaion_h100_2node16_ring.log --nodes 2 --nccl-algo Ring -o "$TMP/l12.xml")"
+echo "fit_l02_wall_s $(timed fit02 "${CALIB:-bin/simcalib}" platform --from-nccl-tests \
+  tests/data/measured/L02_a100x8_superbench.log --nodes 1 -o "$TMP/l02.xml")"
+
 # 16384 GPUs: 2048 nodes x 8 H100 on 8 rails (about 44 MB of XML, generated here rather than
 # shipped): how long the generator takes, and the cost models' decision table over 1K..16G
 # (the platform loaded and probed by SimGrid included)

@@ -192,7 +192,7 @@ out:
 
 int cal_cmd_fit(int argc, char **argv)
 {
-  fit_opts o = {"-", NULL, "", 0, FIT_NET_TOL, FIT_NET_MAX_SEG, {.algo = "ring"}};
+  fit_opts o = {"-", NULL, "", 0, FIT_NET_TOL, FIT_NET_MAX_SEG, {.algo = NULL}};
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {

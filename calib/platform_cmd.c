@@ -270,7 +270,6 @@ int cal_cmd_platform(int argc, char **argv)
 {
   platform_opts o = {0};
   o.out = "-";
-  o.fit.algo = "ring";
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {

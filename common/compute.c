@@ -86,9 +86,11 @@ void sa_compute_describe(const sa_compute *c, char *buf, size_t len)
                    c->mstopk_a * 1e6, c->mstopk_b * 1e9, c->scatter_a * 1e6, c->scatter_b * 1e9);
   /* NCCL's own, where a platform was fitted with them */
   if (n > 0 && (size_t)n < len && (c->launch_lat > 0 || c->ll_bw > 0 || c->ll128_bw > 0 || c->simple_bw > 0))
-    snprintf(buf + n, len - (size_t)n,
-             ", NCCL launch %.6g us, GPU writing LL %.6g GB/s, LL128 %.6g GB/s, Simple %.6g GB/s, per hop LL128 %.6g us, "
-             "Simple %.6g us",
-             c->launch_lat * 1e6, c->ll_bw / 1e9, c->ll128_bw / 1e9, c->simple_bw / 1e9, c->ll128_lat * 1e6,
-             c->simple_lat * 1e6);
+    n += snprintf(buf + n, len - (size_t)n,
+                  ", NCCL launch %.6g us, GPU writing LL %.6g GB/s, LL128 %.6g GB/s, Simple %.6g GB/s, per hop LL128 %.6g "
+                  "us, Simple %.6g us",
+                  c->launch_lat * 1e6, c->ll_bw / 1e9, c->ll128_bw / 1e9, c->simple_bw / 1e9, c->ll128_lat * 1e6,
+                  c->simple_lat * 1e6);
+  if (n > 0 && (size_t)n < len && c->nvls_bw > 0)
+    snprintf(buf + n, len - (size_t)n, ", NVLS %.6g GB/s", c->nvls_bw / 1e9);
 }

@@ -13,7 +13,7 @@ set -eu
 bin=${SIMALLREDUCE_BIN:-bin/simallreduce}
 cal=${SIMCALIB_BIN:-bin/simcalib}
 names="make-run folders algos-list algorithms cost-formulas models layers catalogue model-vs-sim validation-reference
-  nccl-tests-walkthrough nccl-tests-accuracy"
+  nccl-tests-walkthrough"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
@@ -121,69 +121,18 @@ validation_reference() {
     }' "$tmp/s"
 }
 
-# nccl-tests-walkthrough: docs/nccl-tests.md: a 2-node log to a 4-node platform, its
-# prediction, and the 4-node log of the same cluster against it.
+# nccl-tests-walkthrough: docs/nccl-tests.md: a 2-node log to a 4-node platform (NCCL's own
+# algorithms, fitted from 1 MiB) and its prediction there, NCCL's choice at each size.
 logs=tests/data/measured
 l07=$logs/L07_hgx_h100_2node16_nccl2262_xpmem.log
-l08=$logs/L08_hgx_h100_4node32_nccl2262_runline.log
 nccl_walkthrough() {
   need_bin
   echo '```'
-  echo "\$ bin/simcalib platform --from-nccl-tests $l07 --nodes 4 -o hgx4.xml"
-  "$cal" platform --from-nccl-tests "$l07" --nodes 4 -o "$tmp/hgx4.xml" 2>&1
-  echo "\$ bin/simallreduce --platform hgx4.xml --algo ring --sizes 1M:16G --timing nccl-tests --json pred.json"
-  "$bin" --platform "$tmp/hgx4.xml" --algo ring --sizes 1M:16G --timing nccl-tests --json "$tmp/pred.json"
-  echo "\$ bin/simcalib import nccl-tests $l08 -o l08.json >/dev/null"
-  "$cal" import nccl-tests "$l08" -o "$tmp/l08.json" >/dev/null 2>&1
-  echo "\$ bin/simcalib validate --measured l08.json --simulated pred.json --min-bytes 1M -o check.json"
-  "$cal" validate --measured "$tmp/l08.json" --simulated "$tmp/pred.json" --min-bytes 1M -o "$tmp/v.json" 2>&1 |
-    sed "s|$tmp/||g"
+  echo "\$ bin/simcalib platform --from-nccl-tests $l07 --nodes 4 --min-bytes 1M -o hgx4.xml"
+  "$cal" platform --from-nccl-tests "$l07" --nodes 4 --min-bytes 1M -o "$tmp/hgx4.xml" 2>&1
+  echo "\$ bin/simallreduce --platform hgx4.xml --algo nccl --sizes 1M:16G --timing nccl-tests --mode model"
+  "$bin" --platform "$tmp/hgx4.xml" --algo nccl --sizes 1M:16G --timing nccl-tests --mode model 2>&1 | sed "s|$tmp/||g"
   echo '```'
-}
-
-# nccl-tests-accuracy: docs/nccl-tests.md: each log fitted whole and on every other size (the
-# fit's own lines from 1 MiB), and each whole fit's platform simulated at the log's sizes
-# against the log (simcalib validate).
-accuracy_case() { # LOG NODES LABEL
-  "$cal" platform --from-nccl-tests "$1" --nodes "$2" -o "$tmp/a.xml" 2>"$tmp/a.fit"
-  "$cal" platform --from-nccl-tests "$1" --nodes "$2" --holdout odd -o "$tmp/o.xml" 2>"$tmp/o.fit"
-  "$cal" platform --from-nccl-tests "$1" --nodes "$2" --holdout even -o "$tmp/e.xml" 2>"$tmp/e.fit"
-  awk -v label="$3" '
-    /^# from 1 MiB/ {
-      n++; gsub(/[,;%]/, "")
-      for (i = 1; i <= NF; i++) {
-        if ($i == "fitted") { fm[n] = $(i + 5) "%"; fx[n] = $(i + 7) "%" }
-        if ($i == "held") { hm[n] = $(i + 6) "%"; hx[n] = $(i + 8) "%" }
-      }
-    }
-    END { printf "| %s | %s / %s | %s / %s (%s / %s) | %s / %s (%s / %s) |\n", label, fm[1], fx[1],
-                 hm[2], hx[2], fm[2], fx[2], hm[3], hx[3], fm[3], fx[3] }' "$tmp/a.fit" "$tmp/o.fit" "$tmp/e.fit"
-}
-accuracy_table() { # LOG NODES: the whole fit's platform, simulated, against the log
-  "$cal" platform --from-nccl-tests "$1" --nodes "$2" -o "$tmp/t.xml" 2>/dev/null
-  sizes=$(awk '!/^#/ && NF >= 8 && $1 + 0 >= 1048576 { printf "%s%s", s, $1; s = "," }' "$1")
-  "$bin" --platform "$tmp/t.xml" --algo ring --sizes "$sizes" --timing nccl-tests --json "$tmp/t.json" >/dev/null
-  "$cal" import nccl-tests "$1" -o "$tmp/t.m.json" >/dev/null 2>&1
-  "$cal" validate --measured "$tmp/t.m.json" --simulated "$tmp/t.json" --min-bytes 1M -o "$tmp/t.v.json" 2>/dev/null |
-    awk 'BEGIN { print "| size | measured (ms) | simulated (ms) | error |"; print "|---|---|---|---|" }
-         /^  ring/ { printf "| %s | %s | %s | %s |\n", $2, $4, $6, $8 }
-         /^# [0-9]+ points/ { sub(/^# /, ""); summary = $0 }
-         END { print ""; print summary }'
-}
-nccl_accuracy() {
-  need_bin
-  echo "| log, shape | whole fit: median / max | odd sizes held out: median / max (fitted) | even sizes held out: median / max (fitted) |"
-  echo "|---|---|---|---|"
-  accuracy_case $logs/L12_gjaion_h100_2node16_ring.log 2 "L12, 2 x 8 H100, NCCL_ALGO=Ring"
-  accuracy_case $logs/L02_a100x8_superbench.log 1 "L02, 1 x 8 A100"
-  echo
-  echo "L12 on its fitted 2-node platform, simulated:"
-  echo
-  accuracy_table $logs/L12_gjaion_h100_2node16_ring.log 2
-  echo
-  echo "L02 on its fitted 1-node platform, simulated:"
-  echo
-  accuracy_table $logs/L02_a100x8_superbench.log 1
 }
 
 # ---- The tree and the algorithms, from the one place each is stated: layers.conf, each
@@ -347,7 +296,6 @@ block() {
     model-vs-sim) model_vs_sim ;;
     validation-reference) validation_reference ;;
     nccl-tests-walkthrough) nccl_walkthrough ;;
-    nccl-tests-accuracy) nccl_accuracy ;;
     *) die "no block '$1' (blocks: $names)" ;;
   esac
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/sa_error.h"
 #include "util/sizes.h"
@@ -16,11 +17,25 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
   uint64_t b;
   if (strcmp(name, "fit-algo") == 0) {
     if (!cost_has_model(value)) {
-      fprintf(stderr, "simcalib: --fit-algo %s: no cost model of that name (ring, hier, tree, twotree, rhd, naive)\n",
+      fprintf(stderr,
+              "simcalib: --fit-algo %s: no cost model of that name (ring, hier, tree, twotree, rhd, naive, nccl, "
+              "nccl-ring, nccl-tree, nvls, nvls-tree)\n",
               value);
       return SA_EINVAL;
     }
     o->algo = value;
+  } else if (strcmp(name, "nccl-algo") == 0) {
+    /* NCCL_ALGO's names (src/graph/tuning.cc ncclAlgoStr), as a user sets them */
+    static const char *const algo[][2] = {{"ring", "nccl-ring"}, {"tree", "nccl-tree"}, {"nvls", "nvls"},
+                                          {"nvlstree", "nvls-tree"}};
+    size_t i = 0;
+    while (i < sizeof algo / sizeof algo[0] && strcasecmp(value, algo[i][0]) != 0)
+      i++;
+    if (i == sizeof algo / sizeof algo[0]) {
+      fprintf(stderr, "simcalib: --nccl-algo %s: NCCL_ALGO's Ring, Tree, NVLS or NVLSTree\n", value);
+      return SA_EINVAL;
+    }
+    o->algo = algo[i][1];
   } else if (strcmp(name, "holdout") == 0) {
     if (strcmp(value, "odd") != 0 && strcmp(value, "even") != 0) {
       fprintf(stderr, "simcalib: --holdout is odd or even, not '%s'\n", value);
@@ -65,7 +80,7 @@ static int gather(const md_data *d, int r, const fit_cluster_opts *o, fit_crun *
     if (p->bytes <= 0 || p->count <= 0 || p->time_s <= 0 || (p->inplace >= 0 && p->inplace != o->inplace))
       continue;
     out->elem = (int)(p->bytes / p->count);
-    out->pt[out->n++] = (fit_cpoint){p->bytes, p->time_s, p->bytes >= o->min_bytes, 0, 0, -1};
+    out->pt[out->n++] = (fit_cpoint){p->bytes, p->time_s, p->bytes >= o->min_bytes, 0, 0, -1, -1};
   }
   qsort(out->pt, (size_t)out->n, sizeof *out->pt, by_bytes);
   for (int i = 0, k = 0; i < out->n && o->holdout; i++)
@@ -86,6 +101,55 @@ static void note(fit_cluster *c, const char *fmt, const char *a, const char *b)
 
 static void ramp(fit_cluster *c, fit_cfit *f, int single, int multi);
 
+/* Each figure that ended at its bound, with what it suggests: the times asked for more than
+ * the hardware gives the algorithm fitted, so the log ran something faster, or on faster
+ * hardware than the preset's. */
+static void bound_notes(fit_cluster *c, const topo_cluster *start)
+{
+  const fit_cfit *f = &c->fit;
+  int nccl = cost_is_nccl(f->algo);
+  /* a link far below its datasheet: slower hardware than the preset's, or time the model
+   * does not account for, put on the link */
+  static const struct {
+    int param;
+    const char *what;
+  } links[] = {{FIT_P_NIC_BW, "each NIC"}, {FIT_P_GPU_BW, "the GPU link"}};
+  for (size_t k = 0; k < sizeof links / sizeof links[0]; k++) {
+    int i = links[k].param;
+    double was = i == FIT_P_NIC_BW ? start->nic_bw : start->gpu_bw, now = i == FIT_P_NIC_BW ? f->topo.nic_bw : f->topo.gpu_bw;
+    size_t n = strlen(c->below);
+    if (f->free[i] && now < FIT_FAR_BELOW * was)
+      snprintf(c->below + n, sizeof c->below - n,
+               "%s at %.4g GB/s, %.0f%% of the preset's %.4g: slower hardware than %s's, or time the model does not "
+               "account for (NVLS tree's pipeline below 1 GiB) put on it\n",
+               links[k].what, now / 1e9, 100 * now / was, was / 1e9, c->preset->name);
+  }
+  for (int i = 0; i < FIT_NPARAM; i++) {
+    if (!fit_cfit_at_bound(f, i) || i == FIT_P_STEEP) /* the ramp's shape, not hardware */
+      continue;
+    size_t n = strlen(c->bounds);
+    const char *what = i == FIT_P_NIC_BW   ? "each NIC at its line rate"
+                       : i == FIT_P_GPU_BW ? "the GPU link at its datasheet rate"
+                       : i == FIT_P_NVLS   ? "NVLS at what a GPU's NVLinks carry"
+                                           : "a protocol's writes at the GPU's memory bandwidth";
+    const char *why =
+        i == FIT_P_NIC_BW
+            ? (nccl ? "the log is faster than NCCL's algorithms as modelled over these NICs: a faster NIC than the "
+                      "preset's, an algorithm not modelled (CollNet), or the model's own gaps (a connection sends one "
+                      "slice at a time: docs/nccl.md)"
+                    : "the log is faster than that algorithm over these NICs; NCCL likely ran a tree (NVLS tree on "
+                      "NVSwitch nodes of Hopper or later), whose traffic across nodes is about half a ring's: fit "
+                      "--fit-algo nccl")
+        : i == FIT_P_GPU_BW
+            ? (nccl ? "the log is faster than NCCL's algorithms over these GPU links: faster links than the preset's"
+                    : "the log is faster than that algorithm over these GPU links; NCCL may have run another (NVLS "
+                      "sums in the switch of Hopper or later NVSwitch nodes): fit --fit-algo nccl")
+            : i == FIT_P_NVLS ? "the log is faster than NVLS over these NVLinks"
+                              : "the log is faster than this protocol can write";
+    snprintf(c->bounds + n, sizeof c->bounds - n, "%s (%.4g GB/s): %s\n", what, f->hi[i] / 1e9, why);
+  }
+}
+
 /* Where a collective of NCCL's starts, and what its protocols take on the GPU: the fit's
  * starting values, a little beyond what the links alone give, NCCL 2.26.2's figures where it
  * has them (src/graph/tuning.cc: baseLat 6.6-14 us, llMaxBw 87.7 GB/s of bus bandwidth on
@@ -96,8 +160,18 @@ static void ramp(fit_cluster *c, fit_cfit *f, int single, int multi);
 /* The fit of NCCL's algorithms: the links at their own rates (no ramp: the protocols' slices
  * are what the ramp stood for), the sums charged as the simulation charges them, and the
  * start of a collective and the rates a GPU writes each protocol's lines at, fitted. */
-static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi)
+static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, const char *version)
 {
+  int exact = 0;
+  f->nccl_version = nccl_version_nearest(version, &exact);
+  if (!f->nccl_version)
+    f->nccl_version = nccl_version_default();
+  const char *name = f->nccl_version->name;
+  if (!version)
+    note(c, "NCCL's version: the logs do not print it; its choice as %s makes it%s\n", name, "");
+  else if (!exact)
+    note(c, "NCCL's version: the logs' %s is not modelled; its choice as %s, the nearest release modelled, makes it\n",
+         version, name);
   f->half = 0;
   f->steep = f->latx = 1;
   f->has_compute = 1;
@@ -111,13 +185,23 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi)
   f->quick = 1;
   f->compute.ll128_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_LL128);
   f->compute.simple_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE);
+  /* NVLS (NVSwitch nodes of Hopper on): what the switch moves, from NCCL's model of it (n
+   * heads x the search's head bandwidth x 5/6), at most what a port carries, (1 + 1/n) of
+   * the buffer each way; fitted where a point runs it (clusterfit.c proto_unused) */
+  int arch = nccl_arch_of(f->topo.gpu_bw), n = c->runs[0].gpus;
+  if (f->topo.node == TOPO_NODE_NVSWITCH && arch >= NCCL_ARCH_HOPPER && n >= 2 && n <= NCCL_NVLS_MAX_HEADS) {
+    double port = f->topo.gpu_bw * nccl_nvlink_efficiency(arch);
+    f->compute.nvls_bw = n * nccl_nvls_head_bw(arch, port / 1e9, n) * 1e9 * 5.0 / 6.0;
+    f->hi[FIT_P_NVLS] = f->topo.gpu_bw * n / (n + 1.0);
+    f->free[FIT_P_NVLS] = 1;
+  }
   /* the rates a GPU writes the protocols at show on one node; across nodes the NICs bound,
    * and a multi-node log alone leaves the GPU free of them */
   for (int i = FIT_P_LAUNCH; i <= FIT_P_SIMPLE_LAT; i++)
     f->free[i] = single > 0 || (i != FIT_P_LL && i != FIT_P_LL128 && i != FIT_P_SIMPLE);
   if (!single)
     f->compute.ll_bw = f->compute.ll128_bw = f->compute.simple_bw = 0;
-  note(c, "NCCL's algorithm: %s, with NCCL 2.26.2's choice of protocol and channels at each size%s\n", f->algo, "");
+  note(c, "NCCL's algorithm: %s, with NCCL %s's choice of protocol and channels at each size\n", f->algo, name);
   note(c, "sums: charged on the GPU as the simulation charges them (%s's memory)%s\n", c->preset->name, "");
 }
 
@@ -127,8 +211,8 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
   c->runs = calloc(d->nruns + 1, sizeof *c->runs);
   if (!c->runs)
     return SA_ENOMEM;
-  const char *model = NULL;
-  int single = 0, multi = 0;
+  const char *model = NULL, *version = NULL;
+  int single = 0, multi = 0, nccl_tests = 0;
   for (size_t r = 0; r < d->nruns; r++) {
     int got = gather(d, (int)r, o, &c->runs[c->nruns]);
     if (got < 0)
@@ -139,6 +223,9 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
     }
     if (!model && d->runs[r].ngpu_models > 0)
       model = d->runs[r].gpu_models[0];
+    if (!version && d->runs[r].nccl_version[0])
+      version = d->runs[r].nccl_version;
+    nccl_tests += strcmp(d->runs[r].tool, "nccl-tests") == 0;
     single += c->runs[c->nruns].nodes == 1;
     multi += c->runs[c->nruns].nodes > 1;
     c->nruns++;
@@ -160,15 +247,31 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
   if (!o->preset)
     note(c, "node and NICs: %s's, the server of the logs' GPU (%s)\n", c->preset->name, model);
   fit_cfit *f = &c->fit;
-  f->algo = o->algo;
+  /* nccl-tests ran NCCL: what it chose, unless told otherwise */
+  f->algo = o->algo ? o->algo : nccl_tests ? "nccl" : "ring";
   topo_preset_cluster(c->preset, 1, &f->topo);
-  if (strncmp(o->algo, "nccl", 4) == 0) {
-    nccl_protocols(c, f, single, multi);
+  topo_cluster start = f->topo;
+  /* what the hardware can do, from the preset's datasheets: a GPU link its NVLink figure, a
+   * NIC its line rate (each NIC: a fit never writes the NICs of a node together), the rate
+   * a GPU writes a protocol's lines at its memory's */
+  f->hi[FIT_P_GPU_BW] = c->preset->gpu_bw;
+  f->hi[FIT_P_NIC_BW] = c->preset->nic_line_Bps;
+  f->hi[FIT_P_LL] = f->hi[FIT_P_LL128] = f->hi[FIT_P_SIMPLE] = c->preset->hbm_Bps;
+  if (cost_is_nccl(f->algo)) {
+    nccl_protocols(c, f, single, multi, version);
   } else {
-    note(c, "NCCL's algorithm: the logs do not say which it ran; fitted as if it were %s%s\n", o->algo, "");
+    note(c, "the algorithm: fitted as if the logs ran %s%s\n", f->algo, "");
     ramp(c, f, single, multi);
   }
   int rc = fit_cfit_run(f, c->runs, c->nruns);
+  int nvls = 0;
+  for (int r = 0; r < c->nruns; r++)
+    for (int i = 0; i < c->runs[r].n; i++)
+      nvls |= c->runs[r].pt[i].algo == NCCL_ALGO_NVLS || c->runs[r].pt[i].algo == NCCL_ALGO_NVLS_TREE;
+  if (!nvls) /* none ran it: NCCL's model of it stays */
+    f->compute.nvls_bw = 0;
+  if (rc == 0)
+    bound_notes(c, &start);
   if (rc == SA_ENODATA)
     snprintf(err, errlen, "too few points for the parameters to fit: give more sizes (or a smaller --min-bytes)");
   else if (rc)
@@ -188,6 +291,10 @@ static void ramp(fit_cluster *c, fit_cfit *f, int single, int multi)
   f->steep = 1;
   f->latx = 1;
   f->free[FIT_P_HALF] = f->free[FIT_P_STEEP] = 1;
+  /* a time that never falls as the size grows: s / e(s) = s + h^g s^(1-g) grows with s where
+   * g <= 1, and e(2s) / e(s) <= 2^g keeps the time at each power of two (where SMPI's
+   * piecewise factor changes) above the one before */
+  f->hi[FIT_P_STEEP] = 1;
   /* the latency's growth with size shows only where small sizes were measured */
   for (int r = 0; r < c->nruns; r++)
     for (int i = 0; i < c->runs[r].n; i++)
@@ -200,14 +307,6 @@ static void ramp(fit_cluster *c, fit_cfit *f, int single, int multi)
   if (!single)
     note(c, "no single-node run: the GPU links are held to %s's figures unless the times need more%s\n",
          c->preset->name, "");
-  /* one ring crosses between two nodes through one GPU pair, where NCCL's rings cross
-   * through every NIC of the node at once: fitted as one ring, a NIC's rate is theirs
-   * together, which is where the fit starts it */
-  if (strcmp(f->algo, "ring") == 0 && multi > 0) {
-    f->topo.nic_bw *= f->topo.nics;
-    note(c, "the NIC rate, fitted for one ring, is what NCCL's rings get through the NICs of a node together%s%s\n", "",
-         "");
-  }
 }
 
 void fit_cluster_free(fit_cluster *c)
@@ -220,7 +319,18 @@ void fit_cluster_free(fit_cluster *c)
 
 static const char *const pnames[FIT_NPARAM] = {"gpu_bw_Bps",      "gpu_lat_s",      "nic_bw_Bps",      "nic_lat_s",
                                                 "ramp_half_bytes", "ramp_steepness", "ramp_latency_x", "launch_lat",
-                                                "ll_bw",           "ll128_bw",       "simple_bw",  "ll128_lat", "simple_lat"};
+                                                "ll_bw",           "ll128_bw",       "simple_bw",  "ll128_lat", "simple_lat",
+                                                "nvls_bw"};
+
+/* Each line of text, behind a prefix. */
+static void lines(FILE *f, const char *prefix, const char *text)
+{
+  for (const char *a = text; *a;) {
+    const char *e = strchr(a, '\n');
+    fprintf(f, "%s%.*s\n", prefix, (int)(e ? e - a : (long)strlen(a)), a);
+    a = e ? e + 1 : a + strlen(a);
+  }
+}
 
 void fit_cluster_report(FILE *f, const fit_cluster *c, const fit_cluster_opts *o)
 {
@@ -264,11 +374,9 @@ void fit_cluster_report(FILE *f, const fit_cluster *c, const fit_cluster_opts *o
              "at 64 MiB), its latency going from 1 to %.3g times the links' as e(s) goes from 0 to 1\n",
           x->half, x->steep, 100 / (1 + pow(x->half / 1048576, x->steep)), 100 / (1 + pow(x->half / 67108864, x->steep)),
           x->latx);
-  for (const char *a = c->assumed; *a;) {
-    const char *e = strchr(a, '\n');
-    fprintf(f, "# assumed: %.*s\n", (int)(e ? e - a : (long)strlen(a)), a);
-    a = e ? e + 1 : a + strlen(a);
-  }
+  lines(f, "# assumed: ", c->assumed);
+  lines(f, "# at a bound: ", c->bounds);
+  lines(f, "# far below: ", c->below);
 }
 
 cJSON *fit_cluster_cal_json(const fit_cluster_cal *c)
@@ -366,10 +474,13 @@ cJSON *fit_cluster_json(const fit_cluster *c, const fit_cluster_opts *o)
   cJSON_AddNumberToObject(root, "max_abs_err", c->fit.max_err);
   cJSON_AddNumberToObject(root, "min_bytes", o->min_bytes);
   cJSON_AddStringToObject(root, "holdout", o->holdout == 1 ? "odd" : o->holdout == 2 ? "even" : "none");
-  cJSON *fr = cJSON_AddArrayToObject(root, "fitted");
-  for (int i = 0; i < FIT_NPARAM; i++)
+  cJSON *fr = cJSON_AddArrayToObject(root, "fitted"), *ab = cJSON_AddArrayToObject(root, "at_bound");
+  for (int i = 0; i < FIT_NPARAM; i++) {
     if (c->fit.free[i])
       cJSON_AddItemToArray(fr, cJSON_CreateString(pnames[i]));
+    if (fit_cfit_at_bound(&c->fit, i))
+      cJSON_AddItemToArray(ab, cJSON_CreateString(pnames[i]));
+  }
   for (int r = 0; r < c->nruns; r++) {
     cJSON *ro = cJSON_CreateObject(), *pts = cJSON_CreateArray();
     cJSON_AddStringToObject(ro, "label", c->runs[r].label);
@@ -391,6 +502,17 @@ cJSON *fit_cluster_json(const fit_cluster *c, const fit_cluster_opts *o)
     cJSON_AddItemToArray(runs, ro);
   }
   return root;
+}
+
+/* Appends each line of text behind a prefix to buf (n bytes used); the bytes used after. */
+static size_t append_lines(char *buf, size_t len, size_t n, const char *prefix, const char *text)
+{
+  for (const char *a = text; *a && n < len;) {
+    const char *e = strchr(a, '\n');
+    n += (size_t)snprintf(buf + n, len - n, "%s%.*s\n", prefix, (int)(e ? e - a : (long)strlen(a)), a);
+    a = e ? e + 1 : a + strlen(a);
+  }
+  return n;
 }
 
 void fit_cluster_cal_of(const fit_cluster *c, const fit_cluster_opts *o, const char *sources, fit_cluster_cal *out)
@@ -423,15 +545,7 @@ void fit_cluster_cal_of(const fit_cluster *c, const fit_cluster_opts *o, const c
                           "No ramp: NCCL's protocols, fitted as the device's, stand for it.\n     ");
   if (n < sizeof out->notes)
     n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "Starting point: the %s preset.\n", c->preset->name);
-  for (const char *a = c->assumed; *a && n < sizeof out->notes;) {
-    const char *e = strchr(a, '\n');
-    n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "     Assumed: %.*s\n", (int)(e ? e - a : (long)strlen(a)),
-                          a);
-    a = e ? e + 1 : a + strlen(a);
-  }
-  if (n < sizeof out->notes && strcmp(x->algo, "ring") == 0)
-    snprintf(out->notes + n, sizeof out->notes - n,
-             "     With one ring fitted to NCCL's many (a channel per NVLink set and rail), the NIC rate is\n"
-             "     what one ring needs to match NCCL's time, not the NIC's own: compare other algorithms on\n"
-             "     this platform with that in mind.");
+  n = append_lines(out->notes, sizeof out->notes, n, "     Assumed: ", c->assumed);
+  n = append_lines(out->notes, sizeof out->notes, n, "     At a bound: ", c->bounds);
+  append_lines(out->notes, sizeof out->notes, n, "     Far below: ", c->below);
 }

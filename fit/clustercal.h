@@ -29,7 +29,8 @@ cJSON *fit_cluster_cal_json(const fit_cluster_cal *c);
 int fit_cluster_cal_from_json(const cJSON *o, fit_cluster_cal *c);
 
 typedef struct {
-  const char *algo;   /* the algorithm whose model is fitted (default ring) */
+  const char *algo;   /* the algorithm whose model is fitted; NULL: NCCL's choice (nccl) for nccl-tests
+                       * logs, ring for others */
   int holdout;        /* 0: none; 1: every odd point of a run (from its smallest fitted one) held out; 2: even */
   double min_bytes;   /* smaller points are reported, not fitted */
   int inplace;        /* nccl-tests' in-place times instead of out-of-place */
@@ -37,11 +38,13 @@ typedef struct {
 } fit_cluster_opts;
 
 /* The options both fit and platform take for it, by name without "--": fit-algo, holdout,
- * min-bytes, inplace (no value), preset. 1 when name is one of them (0 when not, the value
+ * min-bytes, inplace (no value), preset, nccl-algo. 1 when name is one of them (0 when not, the value
  * untouched), or SA_EINVAL with a line on stderr for a bad value. */
 int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value);
 #define FIT_CLUSTER_OPTIONS                                                                                         \
-  "  --fit-algo A      the algorithm whose cost model is fitted (default ring)\n"                                 \
+  "  --fit-algo A      the algorithm whose cost model is fitted (default: nccl, NCCL's own choice, for\n"        \
+  "                    nccl-tests logs; ring for others)\n"                                                      \
+  "  --nccl-algo A     the log ran NCCL with NCCL_ALGO=A (Ring, Tree, NVLS, NVLSTree): fit that one\n"          \
   "  --holdout odd|even  fit every other size of each run, report the others apart\n"                            \
   "  --min-bytes S     fit the sizes from S (default 0), report the smaller ones\n"                               \
   "  --inplace         nccl-tests' in-place times (default: out-of-place)\n"                                     \
@@ -49,8 +52,11 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
 #define FIT_CLUSTER_LONGOPTS(first)                                                                                  \
   {"fit-algo", required_argument, NULL, (first)}, {"holdout", required_argument, NULL, (first) + 1},              \
       {"min-bytes", required_argument, NULL, (first) + 2}, {"inplace", no_argument, NULL, (first) + 3},             \
-      {"preset", required_argument, NULL, (first) + 4}
-#define FIT_CLUSTER_NOPTS 5
+      {"preset", required_argument, NULL, (first) + 4}, {"nccl-algo", required_argument, NULL, (first) + 5}
+#define FIT_CLUSTER_NOPTS 6
+
+/* A link's rate under this share of the preset's is reported (fit_cluster.below). */
+#define FIT_FAR_BELOW 0.7
 
 typedef struct {
   fit_cfit fit;
@@ -58,6 +64,8 @@ typedef struct {
   int nruns;
   const topo_preset *preset;
   char assumed[1024]; /* one line each: what the logs do not say and was taken */
+  char bounds[1024];  /* one line each: a figure that ended at its physical bound, and what that suggests */
+  char below[1024];   /* one line each: a link's rate fitted far below the preset's (FIT_FAR_BELOW) */
 } fit_cluster;
 
 /* Gathers every allreduce run of d whose shape is known, picks the node (o->preset, else

@@ -45,7 +45,8 @@ static double *param(fit_cfit *f, int i)
 {
   double *p[FIT_NPARAM] = {&f->topo.gpu_bw,       &f->topo.gpu_lat,   &f->topo.nic_bw,      &f->topo.nic_lat,
                            &f->half,              &f->steep,          &f->latx,             &f->compute.launch_lat,
-                           &f->compute.ll_bw,     &f->compute.ll128_bw, &f->compute.simple_bw, &f->compute.ll128_lat, &f->compute.simple_lat};
+                           &f->compute.ll_bw,     &f->compute.ll128_bw, &f->compute.simple_bw, &f->compute.ll128_lat, &f->compute.simple_lat,
+                           &f->compute.nvls_bw};
   return p[i];
 }
 
@@ -68,14 +69,16 @@ static int eval_run(fit_cfit *f, fit_crun *r)
   if (f->half > 0) /* no ramp: the links' own rates */
     fit_cfit_factor(f->half, f->steep, f->latx, &net.bw_factor, &net.lat_factor);
   cost_shape sh = {.nodes = r->nodes, .rpn = r->gpus, .elem = r->elem, .segment_bytes = 1 << 20, .channels = 1,
-                   .density = 0.01, .timing = COST_TIMING_NCCL_TESTS, .nccl_proto = -1,
+                   .density = 0.01, .timing = COST_TIMING_NCCL_TESTS, .nccl_proto = -1, .nccl_version = f->nccl_version,
                    .nccl_quick = !f->quick ? 0 : r->nodes == 1 ? f->quick : t.nics};
   if (rc == 0)
     rc = cost_ctx_new(&net, &sh, &c);
   for (int i = 0; rc == 0 && i < r->n; i++) {
     cost_result res;
     cost_nccl_choice ch;
-    r->pt[i].proto = cost_nccl_plan(c, f->algo, (uint64_t)r->pt[i].bytes, &ch) == 0 ? ch.proto : -1;
+    int planned = cost_nccl_plan(c, f->algo, (uint64_t)r->pt[i].bytes, &ch) == 0;
+    r->pt[i].proto = planned ? ch.proto : -1;
+    r->pt[i].algo = planned ? ch.algo : -1;
     rc = cost_predict(c, f->algo, (uint64_t)r->pt[i].bytes, &res);
     r->pt[i].model_s = res.time_s;
   }
@@ -98,13 +101,29 @@ int fit_cfit_eval(fit_cfit *f, fit_crun *runs, int nruns)
  * held to its start, the server's published figure, by a residual of PRIOR times how far it
  * has gone (in log), as much as a 1% error on one point for a factor e. The ramp has none. */
 #define PRIOR 0.01
+/* The NIC's rate is held ten times harder: its start is a measurement (98% of the line rate,
+ * NCCL's ring over 8 such NICs: topo/presets.c), where NVLS's figure and the protocols' are
+ * NCCL's own estimates; a log whose times a slower NIC or a slower NVLS would both explain
+ * (NVLS tree across nodes: the NICs and the switch in one pipeline) keeps the NIC. */
+#define PRIOR_NIC 0.1
 
 typedef struct {
   fit_cfit *f;
   fit_crun *runs;
   int nruns, np, idx[FIT_NPARAM];
-  double start[FIT_NPARAM]; /* log of the parameters where the fit began */
+  double start[FIT_NPARAM]; /* the descent's coordinates (coord) where the fit began */
 } problem;
+
+/* The descent's coordinate of parameter i at value v (its log), and back: at most its bound,
+ * where it has one (beyond, the times stop moving with it, and the descent turns back). */
+static double coord(const fit_cfit *f, int i, double v) { return log(f->hi[i] > 0 ? fmin(v, f->hi[i]) : v); }
+
+static double value(const fit_cfit *f, int i, double x) { return f->hi[i] > 0 ? fmin(exp(x), f->hi[i]) : exp(x); }
+
+int fit_cfit_at_bound(const fit_cfit *f, int i)
+{
+  return f->free[i] && f->hi[i] > 0 && *param((fit_cfit *)f, i) >= (1 - FIT_AT_BOUND) * f->hi[i];
+}
 
 static int has_prior(int param) { return param <= FIT_P_NIC_LAT || param >= FIT_P_LAUNCH; }
 
@@ -112,7 +131,7 @@ static int residuals(const gsl_vector *x, void *data, gsl_vector *out)
 {
   problem *pb = data;
   for (int i = 0; i < pb->np; i++)
-    *param(pb->f, pb->idx[i]) = exp(gsl_vector_get(x, (size_t)i));
+    *param(pb->f, pb->idx[i]) = value(pb->f, pb->idx[i], gsl_vector_get(x, (size_t)i));
   if (fit_cfit_eval(pb->f, pb->runs, pb->nruns) != 0)
     return GSL_EDOM;
   size_t k = 0;
@@ -124,9 +143,12 @@ static int residuals(const gsl_vector *x, void *data, gsl_vector *out)
       }
   for (int i = 0; i < pb->np; i++)
     if (has_prior(pb->idx[i]))
-      gsl_vector_set(out, k++, PRIOR * (gsl_vector_get(x, (size_t)i) - pb->start[pb->idx[i]]));
+      gsl_vector_set(out, k++, (pb->idx[i] == FIT_P_NIC_BW ? PRIOR_NIC : PRIOR) *
+                                   (gsl_vector_get(x, (size_t)i) - pb->start[pb->idx[i]]));
   return GSL_SUCCESS;
 }
+
+#define FD_STEP 1e-4
 
 /* One Levenberg-Marquardt descent from f's parameters; the sum of squared residuals it ends
  * at (HUGE_VAL when GSL gave up), f holding where. */
@@ -134,12 +156,16 @@ static double descend(problem *pb, size_t n, size_t maxiter)
 {
   gsl_multifit_nlinear_fdf fdf = {.f = residuals, .n = n, .p = (size_t)pb->np, .params = pb};
   gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+  /* the Jacobian's differences: NCCL's models replay events in time, whose times come out
+   * piecewise (a slice's end rounds where another's begins), not smooth at GSL's default
+   * step of 1e-8 of a coordinate; at 1e-4 (a parameter moved by a few 0.01%) they are */
+  fp.h_df = FD_STEP;
   gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, (size_t)pb->np);
   gsl_vector *x = gsl_vector_alloc((size_t)pb->np);
   double cost = HUGE_VAL;
   if (w && x) {
     for (int i = 0; i < pb->np; i++)
-      gsl_vector_set(x, (size_t)i, log(*param(pb->f, pb->idx[i])));
+      gsl_vector_set(x, (size_t)i, coord(pb->f, pb->idx[i], *param(pb->f, pb->idx[i])));
     int info;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     int st = gsl_multifit_nlinear_init(x, &fdf, w);
@@ -154,7 +180,7 @@ static double descend(problem *pb, size_t n, size_t maxiter)
       for (size_t i = 0; i < n; i++)
         cost += gsl_vector_get(res, i) * gsl_vector_get(res, i);
       for (int i = 0; i < pb->np; i++)
-        *param(pb->f, pb->idx[i]) = exp(gsl_vector_get(best, (size_t)i));
+        *param(pb->f, pb->idx[i]) = value(pb->f, pb->idx[i], gsl_vector_get(best, (size_t)i));
     }
   }
   gsl_vector_free(x);
@@ -195,10 +221,17 @@ static double r2_of(const fit_crun *runs, int nruns)
 #define QUICK_CLOSE 8
 #define POLISH_ITER 8
 
-/* Whether parameter i is one of a protocol's (NCCL's algorithms) that no used point runs:
- * nothing to fit it to. */
+/* Whether parameter i is one of a protocol's (NCCL's algorithms), or NVLS's, that no used
+ * point runs: nothing to fit it to. */
 static int proto_unused(int i, const fit_crun *runs, int nruns)
 {
+  if (i == FIT_P_NVLS) {
+    for (int r = 0; r < nruns; r++)
+      for (int k = 0; k < runs[r].n; k++)
+        if (runs[r].pt[k].used && (runs[r].pt[k].algo == NCCL_ALGO_NVLS || runs[r].pt[k].algo == NCCL_ALGO_NVLS_TREE))
+          return 0;
+    return 1;
+  }
   int proto = i == FIT_P_LL                              ? COST_NCCL_LL
               : i == FIT_P_LL128 || i == FIT_P_LL128_LAT ? COST_NCCL_LL128
               : i == FIT_P_SIMPLE || i == FIT_P_SIMPLE_LAT ? COST_NCCL_SIMPLE
@@ -220,7 +253,7 @@ static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
   if (rc)
     return rc;
   for (int i = 0; i < FIT_NPARAM; i++) {
-    pb.start[i] = log(*param(f, i));
+    pb.start[i] = coord(f, i, *param(f, i));
     if (f->free[i] && !proto_unused(i, runs, nruns)) {
       pb.idx[pb.np++] = i;
       n += has_prior(i);
@@ -234,7 +267,7 @@ static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
     return SA_ENODATA;
   n += used;
   /* starts: the given rates with ramps from sharp to gradual; the best end kept */
-  static const double halves[] = {64e3, 1e6, 16e6}, steeps[] = {0.5, 1.0, 2.0};
+  static const double halves[] = {64e3, 1e6, 16e6}, steeps[] = {0.25, 0.5, 1.0}; /* at most 1: clustercal.c */
   double start[FIT_NPARAM], best[FIT_NPARAM], best_cost = HUGE_VAL;
   int best_iter = 0, best_status = 0;
   for (int i = 0; i < FIT_NPARAM; i++)

@@ -23,6 +23,7 @@
 
 #include "common/compute.h"
 #include "models/cost_factor.h"
+#include "nccl/nccl_proto.h"
 #include "topo/cluster.h"
 
 typedef struct {
@@ -32,6 +33,7 @@ typedef struct {
   int outlier;       /* left out of the fit after a first one: far off while the others are not */
   double model_s;    /* the fitted model's time */
   int proto;         /* NCCL's algorithms: the protocol NCCL runs at that size; else -1 */
+  int algo;          /* NCCL's algorithms: the algorithm it runs (NCCL_ALGO_*); else -1 */
 } fit_cpoint;
 
 /* One measured run: its shape and points. */
@@ -45,10 +47,10 @@ typedef struct {
 /* The fitted parameters: the links' rates and latencies, the ramp, and for NCCL's algorithms
  * what its protocols take on the GPU (the compute properties launch_lat, ll_bw, ll128_bw and
  * simple_bw: how long a collective takes to start, the rate a GPU writes each protocol's
- * lines at; common/compute.h). */
+ * lines at; common/compute.h) and what NVLS moves through the switch (nvls_bw). */
 enum {
   FIT_P_GPU_BW, FIT_P_GPU_LAT, FIT_P_NIC_BW, FIT_P_NIC_LAT, FIT_P_HALF, FIT_P_STEEP, FIT_P_LATX,
-  FIT_P_LAUNCH, FIT_P_LL, FIT_P_LL128, FIT_P_SIMPLE, FIT_P_LL128_LAT, FIT_P_SIMPLE_LAT, FIT_NPARAM
+  FIT_P_LAUNCH, FIT_P_LL, FIT_P_LL128, FIT_P_SIMPLE, FIT_P_LL128_LAT, FIT_P_SIMPLE_LAT, FIT_P_NVLS, FIT_NPARAM
 };
 
 typedef struct {
@@ -60,7 +62,12 @@ typedef struct {
   double half, steep;    /* the ramp: start, then result */
   double latx;           /* the latency at large sizes over the one at small sizes */
   int free[FIT_NPARAM];  /* the parameters the fit moves */
+  /* physical upper bounds (0: none): a rate at most the datasheet's (a NIC its line rate, a
+   * GPU link its NVLink figure, a protocol's writes the GPU's memory); a bounded parameter
+   * moves as hi / (1 + e^-x), so that the descent can come near the bound, never past it */
+  double hi[FIT_NPARAM];
   int quick;             /* NCCL's algorithms: 1 fits a single node with the quick replay */
+  const nccl_version *nccl_version; /* NCCL's algorithms: whose choice of algorithm, protocol and channels */
   /* out */
   int iterations, status; /* GSL's */
   double r2, median_err, max_err; /* over the used points: |model - measured| / measured */
@@ -84,6 +91,11 @@ int fit_cfit_eval(fit_cfit *f, fit_crun *runs, int nruns);
 #define FIT_OUTLIER_FACTOR 5.0
 #define FIT_OUTLIER_MIN 0.25
 int fit_cfit_run(fit_cfit *f, fit_crun *runs, int nruns);
+
+/* Whether free parameter i ended at its bound (within FIT_AT_BOUND of it): what the times
+ * asked for is beyond what the hardware can do, for the algorithm fitted. */
+#define FIT_AT_BOUND 0.01
+int fit_cfit_at_bound(const fit_cfit *f, int i);
 
 /* |model - measured| / measured over the points whose used flag is `used`: median, max,
  * geometric mean (each floored at 0.01%), count. */

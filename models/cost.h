@@ -57,6 +57,8 @@ void cost_ctx_free(cost_ctx *c);
 
 /* 1 when `algo` (a name of algos/algo_list.h) has a model. */
 int cost_has_model(const char *algo);
+/* Whether algo is one of NCCL's (nccl, nccl-ring, nccl-tree, nvls, nvls-tree). */
+int cost_is_nccl(const char *algo);
 
 /* Predicts one allreduce of `bytes` per rank. Returns 0, SA_ENOMODEL, or another code. */
 int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r);

@@ -6,17 +6,28 @@
 
 #include "cost_models.h"
 
+/* NCCL's algorithms by name; -1: NCCL's choice among them */
+static const struct {
+  const char *name;
+  int algo;
+} named[] = {{"nccl-ring", COST_NCCL_RING}, {"nccl-tree", COST_NCCL_TREE}, {"nvls", NCCL_ALGO_NVLS},
+             {"nvls-tree", NCCL_ALGO_NVLS_TREE}, {"nccl", -1}};
+#define NNAMED ((int)(sizeof named / sizeof named[0]))
+
+static int named_index(const char *algo)
+{
+  int i = 0;
+  while (i < NNAMED && strcmp(algo, named[i].name) != 0)
+    i++;
+  return i < NNAMED ? i : -1;
+}
+
+int cost_is_nccl(const char *algo) { return named_index(algo) >= 0; }
+
 int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choice *out)
 {
-  static const struct {
-    const char *name;
-    int algo;
-  } named[] = {{"nccl-ring", COST_NCCL_RING}, {"nccl-tree", COST_NCCL_TREE}, {"nvls", NCCL_ALGO_NVLS},
-               {"nvls-tree", NCCL_ALGO_NVLS_TREE}, {"nccl", -1}};
-  int i = 0, n = (int)(sizeof named / sizeof named[0]);
-  while (i < n && strcmp(algo, named[i].name) != 0)
-    i++;
-  if (i == n)
+  int i = named_index(algo);
+  if (i < 0)
     return SA_ENOMODEL;
   int a = named[i].algo;
   cost_nccl_shape s;

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -167,6 +168,27 @@ const nccl_version *nccl_version_find(const char *name)
   return NULL;
 }
 
+const nccl_version *nccl_version_nearest(const char *text, int *exact)
+{
+  int a, b, c;
+  *exact = 0;
+  if (!text || sscanf(text, "%d.%d.%d", &a, &b, &c) != 3)
+    return NULL;
+  const nccl_version *best = NULL;
+  double dist = HUGE_VAL;
+  for (int i = 0; i < NVERSIONS; i++) {
+    int x, y, z;
+    sscanf(versions[i]->name, "%d.%d.%d", &x, &y, &z);
+    double d = 1e6 * abs(x - a) + 1e3 * abs(y - b) + abs(z - c);
+    if (d < dist) {
+      dist = d;
+      best = versions[i];
+    }
+  }
+  *exact = dist == 0;
+  return best;
+}
+
 const char *nccl_version_list(void)
 {
   static char list[160];
@@ -254,22 +276,39 @@ int nccl_nvls_channels_of(const nccl_version *v, int arch, int nodes)
   return arch < NCCL_ARCH_BLACKWELL ? 16 : nodes > 1 ? 32 : v->nvls_channels_nvl;
 }
 
+/* calcCollChunking's rules for NVLS and NVLS tree, in order: below `times` x concurrentOps
+ * (channels x heads) x the chunk, a chunk larger than `above` becomes `above` (0 ends the
+ * list); and the chunk they start from */
+typedef struct {
+  double times;
+  uint64_t above;
+} nvls_rule;
+
+static const nvls_rule *nvls_rules(int algo, int nodes, uint64_t *full)
+{
+  static const nvls_rule nvls[] = {{64, 65536}, {8, 32768}, {2, 16384}, {0, 0}}, tree[] = {{4, 65536}, {1, 32768}, {0, 0}};
+  *full = algo == NCCL_ALGO_NVLS_TREE && nodes >= 4 ? 64 << 10 /* NCCL_NVLSTREE_MAX_CHUNKSIZE */
+                                                     : 128 << 10; /* nvlsChunkSize */
+  return algo == NCCL_ALGO_NVLS_TREE ? tree : nvls;
+}
+
 uint64_t nccl_nvls_chunk(int algo, double bytes, int channels, int heads, int nodes)
 {
-  /* calcCollChunking's rules, in order: below `times` x concurrentOps x the chunk, a chunk
-   * larger than `above` becomes `above` (0 ends the list) */
-  typedef struct {
-    double times;
-    uint64_t above;
-  } rule;
-  static const rule nvls[] = {{64, 65536}, {8, 32768}, {2, 16384}, {0, 0}}, tree[] = {{4, 65536}, {1, 32768}, {0, 0}};
+  uint64_t chunk;
   double ops = (double)channels * heads; /* concurrentOps */
-  uint64_t chunk = algo == NCCL_ALGO_NVLS_TREE && nodes >= 4 ? 64 << 10 /* NCCL_NVLSTREE_MAX_CHUNKSIZE */
-                                                             : 128 << 10; /* nvlsChunkSize */
-  for (const rule *r = algo == NCCL_ALGO_NVLS_TREE ? tree : nvls; r->times > 0; r++)
+  for (const nvls_rule *r = nvls_rules(algo, nodes, &chunk); r->times > 0; r++)
     if (bytes < r->times * ops * (double)chunk && chunk > r->above)
       chunk = r->above;
   return chunk;
+}
+
+uint64_t nccl_nvls_full_bytes(int algo, int channels, int heads, int nodes)
+{
+  uint64_t full, least = 0;
+  for (const nvls_rule *r = nvls_rules(algo, nodes, &full); r->times > 0; r++)
+    if (full > r->above && r->times * (double)channels * heads * (double)full > (double)least)
+      least = (uint64_t)(r->times * (double)channels * heads * (double)full);
+  return least;
 }
 
 static const double *nvls_speeds(const nccl_version *v, int arch, int several)
@@ -306,9 +345,11 @@ double nccl_nvls_head_bw(int arch, double port_bw, int n)
   return nccl_nvls_step(nccl_version_default(), arch, 0, port_bw / (n + 1));
 }
 
-double nccl_nvls_wire_scale(int n, int arch, double port_bw)
+double nccl_nvls_wire_scale(int n, int arch, double port_bw, double nvls_bw)
 {
-  double x = n < 2 ? 1 : port_bw / 1e9 / (2.0 * (n - 1) * nccl_nvls_head_bw(arch, port_bw / 1e9, n) * 5.0 / 6.0);
+  double x = n < 2         ? 1
+             : nvls_bw > 0 ? port_bw * n / (2.0 * (n - 1) * nvls_bw)
+                           : port_bw / 1e9 / (2.0 * (n - 1) * nccl_nvls_head_bw(arch, port_bw / 1e9, n) * 5.0 / 6.0);
   return round(x * 1e6) / 1e6; /* in millionths, as the runner hands it to its ranks */
 }
 

@@ -47,6 +47,8 @@ double nccl_nvlink_per_wire(int arch, double nvls_scale);
 int nccl_nvls_channels(int arch);
 #define NCCL_NVLS_MAX_HEADS 16
 uint64_t nccl_nvls_chunk(int algo, double bytes, int channels, int heads, int nodes);
+/* The least bytes from which that chunk no longer shrinks (its largest). */
+uint64_t nccl_nvls_full_bytes(int algo, int channels, int heads, int nodes);
 
 /* The bandwidth NCCL's NVLS search gives each of a node's n GPUs (heads), GB/s, on GPUs of
  * generation `arch` whose NVLinks carry port_bw GB/s of NCCL's traffic each way: n heads pull
@@ -63,8 +65,10 @@ double nccl_nvls_head_bw(int arch, double port_bw, int n);
  * GPU, 2 (n - 1) / n of the buffer each way; scaled so that a port's time is what NCCL's
  * model gives NVLS, the buffer / (n x head bandwidth x 5/6): port_bw / (2 (n - 1) x head
  * bandwidth x 5/6), (n + 1) / (2 (n - 1)) / (5/6) were the head's bandwidth not rounded.
+ * Where the platform says what NVLS moves (nvls_bw > 0: the compute property, a fit's), a
+ * port's time is the buffer / nvls_bw instead: port_bw x n / (2 (n - 1) x nvls_bw).
  * 1 for n < 2. In millionths. */
-double nccl_nvls_wire_scale(int n, int arch, double port_bw);
+double nccl_nvls_wire_scale(int n, int arch, double port_bw, double nvls_bw);
 
 /* Slots per connection: buffers of a connection hold NCCL_STEPS steps (device.h). */
 #define NCCL_STEPS 8
@@ -120,6 +124,10 @@ int nccl_nvls_channels_of(const nccl_version *v, int arch, int nodes);
  * release of it known here. NULL for a version without tables. */
 const nccl_version *nccl_version_default(void);
 const nccl_version *nccl_version_find(const char *name);
+/* The known release nearest to the version a log prints ("2.20.5+cuda12.4"): the same
+ * series' or the nearest series' (by its second number, then its third); *exact is 1 when it
+ * is that very release. NULL when the text holds no version. */
+const nccl_version *nccl_version_nearest(const char *text, int *exact);
 /* The known versions, newest first, for messages: "2.30.7, ..., 2.26.2 (default), 2.7.5". */
 const char *nccl_version_list(void);
 

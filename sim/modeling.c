@@ -38,7 +38,7 @@ int sim_model_open(sim_model *m, const sim_opts *o, plat_file *pf, int nodes, in
     return SA_EINVAL;
   cost_shape shape = {nodes,       rpn,         (int)kn_dtype_size(o->dtype), o->segment, o->channels ? o->channels : 1,
                       o->density,  o->overlap,  o->timing,                    o->proto,   o->channels,
-                      o->nccl_version, getenv("Q") != NULL};
+                      o->nccl_version, 0};
   int rc = cost_ctx_new(&pf->net, &shape, &m->ctx);
   if (rc) {
     snprintf(m->why, sizeof m->why, "%s", sa_strerror(rc));

@@ -139,15 +139,20 @@ END_TEST
 
 /* NCCL's search and model figures, by hand: 8 H100 ports of 370.8 GB/s give each head 40 GB/s
  * (41.2 rounded down to the sm90 steps), and NVLS's messages then stand for 370.8 / (2 x 7 x
- * 40 x 5/6) = 0.794571 of their bytes; 4 GPUs of 18 x 40.1 = 721.8 GB/s (Blackwell) 90 GB/s
+ * 40 x 5/6) = 0.794571 of their bytes (370.8 x 8 / (2 x 7 x nvls_bw) where a platform gives
+ * NVLS's rate); 4 GPUs of 18 x 40.1 = 721.8 GB/s (Blackwell) 90 GB/s
  * (144.4, the steps' first); two GPUs' messages stand for more than themselves. */
 START_TEST(nvls_figures)
 {
   ck_assert(nccl_nvls_head_bw(NCCL_ARCH_HOPPER, 370.8, 8) == 40.0);
-  ck_assert(fabs(nccl_nvls_wire_scale(8, NCCL_ARCH_HOPPER, 370.8e9) - 0.794571) < 1e-9);
+  ck_assert(fabs(nccl_nvls_wire_scale(8, NCCL_ARCH_HOPPER, 370.8e9, 0) - 0.794571) < 1e-9);
+  /* a platform's own NVLS rate (a fit's nvls_bw): NCCL's model's figure gives its scale, half
+   * of it twice the bytes on each port */
+  ck_assert(fabs(nccl_nvls_wire_scale(8, NCCL_ARCH_HOPPER, 370.8e9, 8 * 40e9 * 5 / 6.0) - 0.794571) < 1e-9);
+  ck_assert(fabs(nccl_nvls_wire_scale(8, NCCL_ARCH_HOPPER, 370.8e9, 4 * 40e9 * 5 / 6.0) - 1.589143) < 1e-9);
   ck_assert(nccl_nvls_head_bw(NCCL_ARCH_BLACKWELL, 721.8, 4) == 90.0);
-  ck_assert(nccl_nvls_wire_scale(2, NCCL_ARCH_HOPPER, 370.8e9) > 1);
-  ck_assert(nccl_nvls_wire_scale(1, NCCL_ARCH_HOPPER, 370.8e9) == 1);
+  ck_assert(nccl_nvls_wire_scale(2, NCCL_ARCH_HOPPER, 370.8e9, 0) > 1);
+  ck_assert(nccl_nvls_wire_scale(1, NCCL_ARCH_HOPPER, 370.8e9, 0) == 1);
   ck_assert_int_eq(nccl_algo_index(NCCL_ALGO_NVLS), 4);
   ck_assert_int_eq(nccl_algo_index(NCCL_ALGO_NVLS_TREE), 5);
 }

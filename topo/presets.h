@@ -18,7 +18,7 @@ typedef struct {
   int gpus;
   double gpu_bw, gpu_lat;
   int nics;
-  double nic_bw, nic_lat;
+  double nic_line_Bps, nic_lat; /* a NIC's line rate per direction (its data rate: topo_preset_cluster) */
   int rails;
   double hbm_Bps;      /* memory bandwidth: the compute properties' source */
   double flops;        /* fp32 peak: only converts charged seconds */
@@ -32,7 +32,8 @@ const topo_preset *topo_preset_for_gpu(const char *model);
 /* The names, comma-separated, for messages. */
 void topo_preset_names(char *buf, size_t len);
 
-/* A topology of the preset's node and NICs (rails on a fat-tree when it has them). */
+/* A topology of the preset's node and NICs (rails on a fat-tree when it has them): each
+ * NIC at the share of its line rate NCCL's ring reached over InfiniBand (presets.c). */
 void topo_preset_cluster(const topo_preset *p, int nodes, topo_cluster *t);
 
 /* The compute properties from the GPU's memory bandwidth, as platforms/tencent16.xml derives
