@@ -43,8 +43,8 @@ static void usage(FILE *f)
         "or --model files carry one (null otherwise).\n"
         "\n"
         "Imported runs (simcalib import nccl-tests|osu) are measured files too: their allreduce\n"
-        "points, out-of-place unless --inplace, are compared with --algo A (default ring) of the\n"
-        "simulated files: the logs do not say which algorithm NCCL ran, so A is an assumption.\n"
+        "points, out-of-place unless --inplace, are compared with --algo A of the simulated\n"
+        "files (default: nccl, NCCL's own choice, for nccl-tests runs; ring for OSU's).\n"
         "Simulate them with --timing nccl-tests, which times allreduces as nccl-tests does.\n"
         "\n"
         "  --measured F     runner result of a measured run, or imported runs (repeatable; one\n"
@@ -96,7 +96,7 @@ static int parse(int argc, char **argv, validate_opts *o)
   memset(o, 0, sizeof *o);
   o->out = "-";
   o->headroom_factor = 2;
-  o->algo = "ring";
+  o->algo = NULL; /* imported runs: nccl for nccl-tests, ring for others */
   o->run = -1;
   int c, rc = 0;
   optind = 1;
@@ -474,9 +474,8 @@ int cal_cmd_validate(int argc, char **argv)
     if (cJSON_IsString(schema) && strncmp(schema->valuestring, "simallreduce-measured", 21) == 0) {
       rc = val_read_imported(o.measured[i], o.algo, (int)o.run, o.inplace, o.min_bytes, &p, &n, &cap, &r, &k, err,
                                  sizeof err);
-      if (rc == 0)
-        fprintf(stderr, "simcalib: validate: %s: the log does not say which algorithm ran: compared with %s\n",
-                o.measured[i], o.algo);
+      if (rc == 0 && !o.algo)
+        fprintf(stderr, "simcalib: validate: %s: compared with %s\n", o.measured[i], p[n - 1].algo);
       imported = 1;
     } else {
       rc = val_read_measured(meas[i], &p, &n, &cap, &r, &k, err, sizeof err);

@@ -101,6 +101,16 @@ static void note(fit_cluster *c, const char *fmt, const char *a, const char *b)
 
 static void ramp(fit_cluster *c, fit_cfit *f, int single, int multi);
 
+/* Whether a fitted size runs NVLS tree. */
+static int ran_nvls_tree(const fit_cluster *c)
+{
+  for (int r = 0; r < c->nruns; r++)
+    for (int i = 0; i < c->runs[r].n; i++)
+      if (c->runs[r].pt[i].used && c->runs[r].pt[i].algo == NCCL_ALGO_NVLS_TREE)
+        return 1;
+  return 0;
+}
+
 /* Each figure that ended at its bound, with what it suggests: the times asked for more than
  * the hardware gives the algorithm fitted, so the log ran something faster, or on faster
  * hardware than the preset's. */
@@ -121,8 +131,9 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
     if (f->free[i] && now < FIT_FAR_BELOW * was)
       snprintf(c->below + n, sizeof c->below - n,
                "%s at %.4g GB/s, %.0f%% of the preset's %.4g: slower hardware than %s's, or time the model does not "
-               "account for (NVLS tree's pipeline below 1 GiB) put on it\n",
-               links[k].what, now / 1e9, 100 * now / was, was / 1e9, c->preset->name);
+               "account for put on it%s\n",
+               links[k].what, now / 1e9, 100 * now / was, was / 1e9, c->preset->name,
+               ran_nvls_tree(c) ? " (NVLS tree's pipeline below 1 GiB: docs/nccl-tests.md)" : "");
   }
   for (int i = 0; i < FIT_NPARAM; i++) {
     if (!fit_cfit_at_bound(f, i) || i == FIT_P_STEEP) /* the ramp's shape, not hardware */

@@ -264,7 +264,8 @@ START_TEST(validate_takes_an_imported_run)
   r = cli_run(args, 0);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
-  r = cli_simcalib("validate --measured %s/l03.json --simulated %s/p.json --algo nccl -o %s/v.json", dir, dir, dir);
+  /* nccl-tests ran NCCL: compared with NCCL's own choice unless told */
+  r = cli_simcalib("validate --measured %s/l03.json --simulated %s/p.json -o %s/v.json", dir, dir, dir);
   ck_assert_msg(r.status == 0, "%s", r.err);
   ck_assert_ptr_nonnull(strstr(r.err, "compared with nccl"));
   cli_result_free(&r);
@@ -317,7 +318,9 @@ END_TEST
 int main(void)
 {
   Suite *s = suite_create("cluster_fit");
-  CHECK_CASE_FIXTURE(s, "nccl-tests logs", 120, setup, teardown, self_consistency_on_real_logs,
+  /* a fit of NCCL's ring to L12 takes 43 s on a 2-core machine, three times that under the
+   * sanitizers: a bound on a hang, not on speed */
+  CHECK_CASE_FIXTURE(s, "nccl-tests logs", 400, setup, teardown, self_consistency_on_real_logs,
                      held_out_sizes_are_predicted, fit_file_and_platform_from_it,
                      every_figure_within_the_hardware, validate_takes_an_imported_run, bad_input_exits_2);
   return check_run(s);

@@ -1,6 +1,7 @@
 /* validate_import.c: imported runs (nccl-tests, OSU: simcalib import) as the measured side of
  * `simcalib validate`: their allreduce points, named after the algorithm they are compared
- * with (the logs do not say which NCCL ran: the one the user assumes). */
+ * with (NCCL's own choice, "nccl", for nccl-tests runs; ring for others; or the one the
+ * user names). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,8 @@ int val_read_imported(const char *path, const char *algo, int run, int inplace, 
     }
     val_point *v = &(*p)[(*n)++];
     memset(v, 0, sizeof *v);
-    snprintf(v->algo, sizeof v->algo, "%s", algo);
+    /* nccl-tests ran NCCL: its own choice, unless the user names one */
+    snprintf(v->algo, sizeof v->algo, "%s", algo ? algo : strcmp(r->tool, "nccl-tests") == 0 ? "nccl" : "ring");
     v->bytes = pt->bytes;
     v->measured_s = v->q1_s = v->q3_s = v->min_s = v->max_s = pt->time_s;
     v->reps = pt->reps > 0 ? pt->reps : 1;

@@ -45,7 +45,8 @@ int val_read_measured(const cJSON *doc, val_point **p, size_t *n, size_t *cap, i
                           size_t errlen);
 
 /* The allreduce points of run `run` (-1: the only one) of a measured-data file (an imported
- * nccl-tests or OSU log), out-of-place or in-place, of min_bytes or more, named algo, their
+ * nccl-tests or OSU log), out-of-place or in-place, of min_bytes or more, named algo (NULL:
+ * nccl, NCCL's own choice, for a nccl-tests run, ring for others), their
  * time the log's (one number, the tool's own average); appends as val_read_measured
  * does. Returns 0, SA_EIO or SA_EPARSE with why in err, or SA_ENOMEM. */
 int val_read_imported(const char *path, const char *algo, int run, int inplace, double min_bytes, val_point **p,
