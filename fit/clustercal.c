@@ -101,6 +101,8 @@ static void note(fit_cluster *c, const char *fmt, const char *a, const char *b)
 
 static void ramp(fit_cluster *c, fit_cfit *f, int single, int multi);
 
+#define NIC_UNDER_PCIE 0.99
+
 /* Whether a fitted size runs NVLS tree. */
 static int ran_nvls_tree(const fit_cluster *c)
 {
@@ -261,7 +263,12 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
   /* nccl-tests ran NCCL: what it chose, unless told otherwise */
   f->algo = o->algo ? o->algo : nccl_tests ? "nccl" : "ring";
   topo_preset_cluster(c->preset, 1, &f->topo);
+  /* a NIC behind a slower PCIe link would not move the time where the fit starts it (its
+   * slope nil): it starts at that link's rate, which is all it can carry there (L06: a NIC
+   * of 12.3 GB/s behind 12 of PCIe, the log's EFA at 2.6, and the fit never moved) */
   topo_cluster start = f->topo;
+  if (f->topo.pcie_bw > 0 && f->topo.nic_bw > f->topo.pcie_bw)
+    f->topo.nic_bw = NIC_UNDER_PCIE * f->topo.pcie_bw;
   /* what the hardware can do, from the preset's datasheets: a GPU link its NVLink figure, a
    * NIC its line rate (each NIC: a fit never writes the NICs of a node together), the rate
    * a GPU writes a protocol's lines at its memory's */
