@@ -101,7 +101,7 @@ START_TEST(every_bad_option_is_named)
       {{"--size", "1K", "--sizes", "1K:2K"}, "not both"},
       {{"--sizes", "2K:1K"}, "MIN is larger"},
       {{"--sizes", "1K:2K:1"}, "greater than 1"},
-      {{"--sizes", "1K"}, "MIN:MAX"},
+      {{"--sizes", "1K:"}, "not a number of bytes"},
       {{"--sizes", "1K,,2K"}, "empty item"},
       {{"--sizes", "1K,6"}, "whole number"},
       {{"--sizes", "1K,0"}, "zero"},

@@ -110,7 +110,7 @@ START_TEST(bad_input_matrix)
   CASE("--sizes 1M:1K");
   CASE("--sizes 1K:1M:1");
   CASE("--sizes 1K:1M:0.5");
-  CASE("--sizes 1K");
+  CASE("--sizes 1K:");
   CASE("--dtype fp64");
   CASE("--ranks-per-node 0");
   CASE("--nodes 0");

@@ -68,7 +68,11 @@ START_TEST(lists)
   ck_assert_int_eq(util_parse_size_list("6,2", 2, &v, err, sizeof err), 2);
   ck_assert_uint_eq(v[0], 2);
   free(v);
-  const char *bad[] = {"1K", "1K,", ",1K", "1K,,2K", "1K,6", "1K,0", "1K,17G", "1K,x"};
+  /* one size is a list of one */
+  ck_assert_int_eq(util_parse_size_list("1G", 4, &v, err, sizeof err), 1);
+  ck_assert_uint_eq(v[0], 1 << 30);
+  free(v);
+  const char *bad[] = {"", "x", "1K,", ",1K", "1K,,2K", "1K,6", "1K,0", "1K,17G", "1K,x"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     ck_assert_msg(util_parse_size_list(bad[i], 4, &v, err, sizeof err) == SA_EINVAL, "'%s' accepted", bad[i]);
 }

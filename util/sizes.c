@@ -92,10 +92,6 @@ int util_parse_size_list(const char *s, size_t elem, uint64_t **out, char *err, 
     snprintf(err, errlen, "--sizes '%.40s...' is too long", s);
     return SA_EINVAL;
   }
-  if (!strchr(s, ',')) {
-    snprintf(err, errlen, "--sizes '%s' must be MIN:MAX[:FACTOR] or a list S1,S2,...", s);
-    return SA_EINVAL;
-  }
   strcpy(buf, s);
   size_t n = 0, cap = 1;
   for (const char *c = s; *c; c++)

@@ -18,7 +18,7 @@ int util_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
 /* Parses "MIN:MAX[:FACTOR]" (FACTOR > 1, default 2, MIN <= MAX). */
 int util_parse_sweep(const char *s, uint64_t *min, uint64_t *max, double *factor, char *err, size_t errlen);
 
-/* Parses a list "S1,S2[,...]" (a comma at least; each size as util_parse_size takes it and a
+/* Parses a list "S1[,S2,...]" (one size or more; each as util_parse_size takes it and a
  * whole number of elem-byte elements) into ascending sizes without repeats, malloc'd into
  * *out. Returns how many, or SA_EINVAL / SA_ENOMEM with a reason in err. */
 int util_parse_size_list(const char *s, size_t elem, uint64_t **out, char *err, size_t errlen);
