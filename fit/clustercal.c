@@ -103,16 +103,6 @@ static void ramp(fit_cluster *c, fit_cfit *f, int single, int multi);
 
 #define NIC_UNDER_PCIE 0.99
 
-/* Whether a fitted size runs NVLS tree. */
-static int ran_nvls_tree(const fit_cluster *c)
-{
-  for (int r = 0; r < c->nruns; r++)
-    for (int i = 0; i < c->runs[r].n; i++)
-      if (c->runs[r].pt[i].used && c->runs[r].pt[i].algo == NCCL_ALGO_NVLS_TREE)
-        return 1;
-  return 0;
-}
-
 /* Each figure that ended at its bound, with what it suggests: the times asked for more than
  * the hardware gives the algorithm fitted, so the log ran something faster, or on faster
  * hardware than the preset's. */
@@ -135,7 +125,7 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
                "%s at %.4g GB/s, %.0f%% of the preset's %.4g: slower hardware than %s's, or time the model does not "
                "account for put on it%s\n",
                links[k].what, now / 1e9, 100 * now / was, was / 1e9, c->preset->name,
-               ran_nvls_tree(c) ? " (NVLS tree's pipeline below 1 GiB: docs/nccl-tests.md)" : "");
+               fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS_TREE, 1) ? " (NVLS tree's pipeline below 1 GiB: docs/nccl-tests.md)" : "");
   }
   for (int i = 0; i < FIT_NPARAM; i++) {
     if (!fit_cfit_at_bound(f, i) || i == FIT_P_STEEP) /* the ramp's shape, not hardware */
@@ -282,11 +272,8 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
     ramp(c, f, single, multi);
   }
   int rc = fit_cfit_run(f, c->runs, c->nruns);
-  int nvls = 0;
-  for (int r = 0; r < c->nruns; r++)
-    for (int i = 0; i < c->runs[r].n; i++)
-      nvls |= c->runs[r].pt[i].algo == NCCL_ALGO_NVLS || c->runs[r].pt[i].algo == NCCL_ALGO_NVLS_TREE;
-  if (!nvls) /* none ran it: NCCL's model of it stays */
+  if (!fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS, 0) &&
+      !fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS_TREE, 0)) /* none ran it: NCCL's model of it stays */
     f->compute.nvls_bw = 0;
   if (rc == 0)
     bound_notes(c, &start);

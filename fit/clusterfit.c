@@ -221,17 +221,21 @@ static double r2_of(const fit_crun *runs, int nruns)
 #define QUICK_CLOSE 8
 #define POLISH_ITER 8
 
+int fit_cruns_run(const fit_crun *runs, int nruns, int algo, int used_only)
+{
+  for (int r = 0; r < nruns; r++)
+    for (int k = 0; k < runs[r].n; k++)
+      if ((runs[r].pt[k].used || !used_only) && runs[r].pt[k].algo == algo)
+        return 1;
+  return 0;
+}
+
 /* Whether parameter i is one of a protocol's (NCCL's algorithms), or NVLS's, that no used
  * point runs: nothing to fit it to. */
 static int proto_unused(int i, const fit_crun *runs, int nruns)
 {
-  if (i == FIT_P_NVLS) {
-    for (int r = 0; r < nruns; r++)
-      for (int k = 0; k < runs[r].n; k++)
-        if (runs[r].pt[k].used && (runs[r].pt[k].algo == NCCL_ALGO_NVLS || runs[r].pt[k].algo == NCCL_ALGO_NVLS_TREE))
-          return 0;
-    return 1;
-  }
+  if (i == FIT_P_NVLS)
+    return !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS, 1) && !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS_TREE, 1);
   int proto = i == FIT_P_LL                              ? COST_NCCL_LL
               : i == FIT_P_LL128 || i == FIT_P_LL128_LAT ? COST_NCCL_LL128
               : i == FIT_P_SIMPLE || i == FIT_P_SIMPLE_LAT ? COST_NCCL_SIMPLE

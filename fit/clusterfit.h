@@ -79,6 +79,10 @@ typedef struct {
  * (NCCL's low-latency protocol) to latx times it for the large ones (its simple one). */
 void fit_cfit_factor(double half, double steep, double latx, cost_piecewise *bw, cost_piecewise *lat);
 
+/* Whether a point of runs[0..nruns) (a used one, with used_only) runs NCCL's algorithm algo
+ * (NCCL_ALGO_*, as the last evaluation planned it). */
+int fit_cruns_run(const fit_crun *runs, int nruns, int algo, int used_only);
+
 /* The model's time for every point of runs[0..nruns) (model_s), with f's parameters as
  * they are. Returns 0 or an SA_E* code (an algorithm without a model: SA_ENOMODEL). */
 int fit_cfit_eval(fit_cfit *f, fit_crun *runs, int nruns);

@@ -13,11 +13,10 @@
 
 static void nvls_op(const void *ctx, long k, nccl_op *op) { nccl_nvls_op(ctx, k, op); }
 
+/* The whole replay (cost_nvls_time has checked the shape). */
 static int replay(cost_ctx *c, uint64_t count, int algo, int channels, cost_result *r)
 {
   int p = c->p, R = c->shape.rpn, nodes = c->shape.nodes, n = 0, rc = 0;
-  if (R < 2 || R > NCCL_NVLS_MAX_HEADS || (algo == NCCL_ALGO_NVLS) != (nodes == 1))
-    return SA_ENONVLS;
   cost_nccl_shape shape;
   cost_ctx_nccl_shape(c, &shape);
   double scale = nccl_nvls_wire_scale(R, shape.arch, shape.nvls_bw, c->net->compute.nvls_bw);
