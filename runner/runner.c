@@ -277,13 +277,13 @@ static int run_all(const runner_config *cfg, int rank, int size, ar_steps *tr)
 {
   runner_stream *out = NULL;
   int status = 0, bad = 0;
-  if (rank == 0 && !(out = runner_stream_open(cfg, size)))
+  double start = runner_clock_next(cfg->start_clock);
+  if (rank == 0 && !(out = runner_stream_open(cfg, size, start)))
     bad = 1;
   runner_allreduce(&bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (bad)
     return 1;
   runner_point pt;
-  double start = runner_clock_next(cfg->start_clock);
   for (int j = 0; j < cfg->njobs; j++) {
     runner_clock_wait(start, rank, size);
     memset(&pt, 0, sizeof pt);

@@ -63,7 +63,7 @@ typedef struct {
  * one line per point as soon as it is done (flushed), an end line. */
 typedef struct runner_stream runner_stream;
 /* Creates the file and writes the header; NULL (message on stderr) when it cannot. */
-runner_stream *runner_stream_open(const runner_config *cfg, int ranks);
+runner_stream *runner_stream_open(const runner_config *cfg, int ranks, double start_clock);
 /* One point's line; next_clock is the simulated time the next point starts at (NaN: none).
  * Returns 0 or SA_EIO. */
 int runner_stream_point(runner_stream *s, const runner_config *cfg, const runner_point *pt, double next_clock);

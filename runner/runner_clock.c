@@ -11,7 +11,13 @@
  *    then until S exactly: all ranks wake at S, in the same order whatever ran before, with
  *    nothing in flight.
  * The second sleep is from a time w in [S/2, S], so S - w is exact (Sterbenz) and w + (S - w)
- * is S itself. Outside SimGrid (a measured run) nothing of this applies. */
+ * is S itself.
+ * A point's time must not depend on where it starts either (a size alone and inside a sweep
+ * gave NCCL's 4 GiB ring 34930.15 and 34935.16 us: its ranks tie everywhere, and a tie that
+ * rounds the other way reorders events). Between 2^12 and 2^13 s doubles are evenly spaced
+ * (2^-40 s), so a time S + x there rounds as x does, whatever S is: the first point starts at
+ * 2^12 s, and a sweep's simulated time stays below 2^12 s (hours of transfers at the largest
+ * sizes would be needed to leave it). Outside SimGrid (a measured run) nothing of this applies. */
 #include <math.h>
 
 #include "runner.h"
@@ -23,6 +29,8 @@
 
 /* the spacing of the ranks' first wake-ups, far above SimGrid's timing precision (1e-9 s) */
 #define STAGGER_S 1e-6
+/* where the first point starts (see the top of this file) */
+#define CLOCK_BASE_S 4096.0
 
 double runner_clock_next(double start_at)
 {
@@ -36,7 +44,8 @@ double runner_clock_next(double start_at)
    * the stagger so that every first wake-up is in [S/2, S]; whole microseconds */
   double lead = 4 * (second - first) + (size + 1) * STAGGER_S;
   double s = ceil(fmax(second + lead, 2 * (size + 1) * STAGGER_S) * 1e6) / 1e6;
-  return start_at >= s ? start_at : s;
+  s = start_at >= s ? start_at : s;
+  return s >= CLOCK_BASE_S ? s : CLOCK_BASE_S;
 }
 
 void runner_clock_wait(double t, int rank, int size)

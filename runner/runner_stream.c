@@ -86,7 +86,7 @@ static int put_line(runner_stream *s, cJSON *o)
   return ok ? 0 : SA_EIO;
 }
 
-runner_stream *runner_stream_open(const runner_config *cfg, int ranks)
+runner_stream *runner_stream_open(const runner_config *cfg, int ranks, double start_clock)
 {
   runner_stream *s = calloc(1, sizeof *s);
   FILE *f = s ? fopen(cfg->result_path, "w") : NULL;
@@ -108,6 +108,8 @@ runner_stream *runner_stream_open(const runner_config *cfg, int ranks)
   cJSON_AddNumberToObject(root, "iters", cfg->iters);
   cJSON_AddStringToObject(root, "timing", cfg->timing == RUNNER_TIMING_NCCL_TESTS ? "nccl-tests" : "barrier");
   cJSON_AddNumberToObject(root, "points", cfg->njobs);
+  if (!isnan(start_clock)) /* where the first point starts on the simulated clock */
+    cJSON_AddNumberToObject(root, "start_clock_s", start_clock);
   for (int i = 0; i < SA_COMPUTE_N; i++)
     if (sa_compute_written(&cfg->params.compute, i))
       cJSON_AddNumberToObject(comp, sa_compute_name(i), sa_compute_get(&cfg->params.compute, i));

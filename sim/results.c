@@ -106,6 +106,8 @@ int sim_results_header(const cJSON *h, sim_results *r)
   str(h, "mode", r->mode, sizeof r->mode, &ok);
   r->ranks = (int)whole(h, "ranks", 1 << 24, &ok);
   r->ranks_per_node = (int)whole(h, "ranks_per_node", 1 << 24, &ok);
+  const cJSON *start = cJSON_GetObjectItemCaseSensitive(h, "start_clock_s");
+  r->start_clock_s = cJSON_IsNumber(start) ? start->valuedouble : NAN;
   for (int i = 0; ok && i < SA_COMPUTE_N; i++) /* a property left out is 0, as on a host */
     if (cJSON_GetObjectItemCaseSensitive(comp, sa_compute_name(i)))
       *sa_compute_field(&r->compute, i) = num(comp, sa_compute_name(i), &ok);

@@ -45,6 +45,7 @@ typedef struct {
 typedef struct {
   char mode[16]; /* "simulated", "measured", or "model" (no simulation) */
   int ranks, ranks_per_node;
+  double start_clock_s; /* simulated: the clock the runner started its first point at (NaN: none) */
   sa_compute compute; /* the hosts' device-work properties the runner charged */
   sim_point *points;
   int npoints;

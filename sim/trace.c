@@ -301,8 +301,10 @@ int sim_trace_add_run(sim_trace *t, const char *result, const plat_file *pf, int
 {
   char dir[4200];
   sim_runner_trace_dir(result, dir, sizeof dir);
-  if (t->written) /* after the previous run, a microsecond apart */
-    t->offset_ns = t->end_ns + 1000;
+  /* a run's clock starts far from zero (runner_clock.c): the trace's starts where the run's
+   * first point does, each run a microsecond after the one before */
+  long long at = t->written ? t->end_ns + 1000 : 0;
+  t->offset_ns = isnan(r->start_clock_s) ? at : at - llround(r->start_clock_s * 1e9);
   int rc = add_ranks(t, dir, pf, r->ranks, rpn, err, errlen);
   return rc ? rc : add_links(t, dir, r->ranks / rpn + 1, r, err, errlen);
 }
