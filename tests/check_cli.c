@@ -87,6 +87,32 @@ START_TEST(size_must_be_whole_elements)
 }
 END_TEST
 
+/* what nccl-tests users write (-b 1M -e 1G, 1MB as 2^20) and the IEC forms, in every place */
+START_TEST(sizes_as_nccl_tests_and_iec_write_them)
+{
+  sim_opts o;
+  const char *a[] = {"--size", "1.5MiB", NULL}, *b[] = {"--sizes", "1MB:1GiB:4", NULL},
+             *c[] = {"--sizes", "8,1.5M,64mib", NULL}, *d[] = {"--size", "1.5K", "--segment", "0.5MB", NULL};
+  ck_assert_int_eq(parse(&o, a), 0);
+  ck_assert_uint_eq(o.sizes[0], 3u << 19);
+  sim_cli_free(&o);
+  ck_assert_int_eq(parse(&o, b), 0);
+  ck_assert_int_eq(o.nsizes, 6);
+  ck_assert_uint_eq(o.sizes[0], 1u << 20);
+  ck_assert_uint_eq(o.sizes[5], 1u << 30);
+  sim_cli_free(&o);
+  ck_assert_int_eq(parse(&o, c), 0);
+  ck_assert_int_eq(o.nsizes, 3);
+  ck_assert_uint_eq(o.sizes[1], 3u << 19);
+  ck_assert_uint_eq(o.sizes[2], 64u << 20);
+  sim_cli_free(&o);
+  ck_assert_int_eq(parse(&o, d), 0);
+  ck_assert_uint_eq(o.sizes[0], 1536);
+  ck_assert_uint_eq(o.segment, 1u << 19);
+  sim_cli_free(&o);
+}
+END_TEST
+
 START_TEST(every_bad_option_is_named)
 {
   struct {
@@ -98,6 +124,10 @@ START_TEST(every_bad_option_is_named)
       {{"--size", "0"}, "zero"},
       {{"--size", "abc"}, "not a number"},
       {{"--size", "17G"}, "too large"},
+      {{"--size", "1.3M"}, "not a whole number of bytes"},
+      {{"--size", "2.5"}, "not a whole number of bytes"},
+      {{"--size", "1.0009765625K"}, "not a whole number of fp32 elements"},
+      {{"--size", "1Mb/s"}, "not a number of bytes"},
       {{"--size", "1K", "--sizes", "1K:2K"}, "not both"},
       {{"--sizes", "2K:1K"}, "MIN is larger"},
       {{"--sizes", "1K:2K:1"}, "greater than 1"},
@@ -146,6 +176,6 @@ int main(void)
 {
   Suite *s = suite_create("cli");
   CHECK_CASE(s, "cli", 10, defaults, full_command_line, all_means_every_dense_algorithm, size_must_be_whole_elements,
-             every_bad_option_is_named, listing_actions);
+             sizes_as_nccl_tests_and_iec_write_them, every_bad_option_is_named, listing_actions);
   return check_run(s);
 }
