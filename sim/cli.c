@@ -85,7 +85,7 @@ void sim_cli_usage(FILE *f)
         "                       (2.30) names its latest\n"
         "  --export-tuner FILE  with --algo nccl: run every algorithm and protocol NCCL could pick at\n"
         "                       each size and write the fastest per size as the decision table of\n"
-        "                       the NCCL tuner plugin (docs/tuner.md)\n"
+        "                       the NCCL tuner plugin (docs/tuner.md); a summary of it on stderr\n"
         "  --density RHO        top-k density, in (0,1] (default 0.01)\n"
         "  --overlap F          top-k timing mode: fraction of indices shared between ranks (default 0)\n"
         "  --cfg KEY:VALUE      extra SimGrid setting, e.g. --cfg smpi/allreduce:lr\n"
