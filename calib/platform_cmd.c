@@ -32,8 +32,10 @@ static void usage(FILE *f)
         "ping-pong's routes, SMPI factors and compute costs. --from-nccl-tests: all_reduce_perf\n"
         "logs (a single-node one and a multi-node one, or either), fitted here as simcalib fit\n"
         "does (the fit's table on stderr): a platform of the same node and fabric at --nodes N.\n"
-        "--preset: a server from its published figures (hgx-h100, ...). Rates as 450GBps,\n"
-        "450GB/s, 400Gbps or bytes/s; times as 1us, 500ns or seconds. The fit's options:\n"
+        "--preset: a server from its published figures (hgx-h100, ...), its NICs moving data at\n"
+        "98.2% of their line rate. Rates as 450GBps, 450GB/s, 400Gbps or bytes/s, each the rate\n"
+        "data moves at, used as given (--nic-rate 400Gbps: 50 GB/s, over any base); times as 1us,\n"
+        "500ns or seconds. The fit's options:\n"
         FIT_CLUSTER_OPTIONS,
         f);
 }
@@ -250,7 +252,7 @@ static int base_of(platform_opts *o, fit_platform_base *b)
     topo_preset_names(names, sizeof names);
     if (!p)
       return cal_bad("platform: unknown --preset '%s' (%s)", o->preset, names);
-    fit_base_from_preset(p, b);
+    fit_base_from_preset(p, o->set[O_NIC_RATE], b);
     return 0;
   }
   if (!o->set[O_NODE] || !o->set[O_GPU_BW] || !o->set[O_NIC_RATE])
@@ -292,6 +294,14 @@ int cal_cmd_platform(int argc, char **argv)
   if (!o.nodes || (!o.gpus && !b.has_gpus))
     return cal_bad("platform: --nodes and --gpus-per-node are required");
   apply(&o, &b.topo);
+  /* a base with a NIC rate of its own (a preset's, a fit's) whose rate the option replaced:
+   * the notes say what the NIC now is, and that the rate given is the rate data moves at */
+  size_t used = strlen(b.notes);
+  if (o.set[O_NIC_RATE] && (o.preset || o.calib || o.nlogs) && used < sizeof b.notes)
+    snprintf(b.notes + used, sizeof b.notes - used,
+             "\n     NIC rate: %.4g GB/s (%.4g Gb/s) from --nic-rate, the rate data moves at, used as given\n"
+             "     (a preset's own NIC rate is %.1f%% of its line rate; a rate given is not reduced).",
+             b.topo.nic_bw / 1e9, b.topo.nic_bw * 8 / 1e9, 100 * TOPO_IB_EFFICIENCY);
   char err[256];
   if (topo_check(&b.topo, err, sizeof err) != 0)
     return cal_bad("platform: %s", err);

@@ -22,8 +22,10 @@ typedef struct {
  * SMPI factors and receive overhead, the fitted compute properties. */
 void fit_base_from_pingpong(const fit_calibration *c, const char *path, int nics, fit_platform_base *b);
 
-/* From a preset: its node, NICs and fabric, the compute properties of its GPU, its sources. */
-void fit_base_from_preset(const topo_preset *p, fit_platform_base *b);
+/* From a preset: its node, NICs and fabric, the compute properties of its GPU, its sources;
+ * nic_given: the NIC's rate comes from elsewhere (--nic-rate), and the notes leave the
+ * preset's out. */
+void fit_base_from_preset(const topo_preset *p, int nic_given, fit_platform_base *b);
 
 /* From a cluster fit: its node, NICs and fabric with the fitted rates, the ramp as
  * smpi/bw-factor, its compute properties, and its notes (the preset's sources after them). */

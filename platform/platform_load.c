@@ -27,6 +27,16 @@ static int is_file(const char *p)
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Whether path is a readable regular file; if not, why, as one --platform line in err. */
+static int input_ok(const char *path, char *err, size_t errlen)
+{
+  char why[PATH_MAX + 200];
+  if (util_input_check(path, 0, why, sizeof why) == 0)
+    return 1;
+  snprintf(err, errlen, "--platform: %s", why);
+  return 0;
+}
+
 char *plat_resolve(const char *arg, const char *dir, char *err, size_t errlen)
 {
   size_t n = strlen(dir) + strlen(arg) + 8;
@@ -39,19 +49,22 @@ char *plat_resolve(const char *arg, const char *dir, char *err, size_t errlen)
     snprintf(err, errlen, "--platform needs a file or a name");
   } else if (access(arg, F_OK) == 0 || strchr(arg, '/')) {
     /* a name that is there, whatever it is (a directory, a FIFO), is that and not a name */
-    char why[PATH_MAX + 200];
     snprintf(p, n, "%s", arg);
-    if (util_input_check(p, 0, why, sizeof why) == 0)
+    if (input_ok(p, err, errlen))
       return p;
-    snprintf(err, errlen, "--platform: %s", why);
   } else {
     snprintf(p, n, "%s/%s", dir, arg);
     if (!is_file(p))
       snprintf(p, n, "%s/%s.xml", dir, arg);
     if (is_file(p) && access(p, R_OK) == 0)
       return p;
-    snprintf(err, errlen, "unknown platform '%s' (not a file here, nor in %s; --list-platforms lists them)", arg,
-             dir);
+    /* a name that is in dir but no readable file (a directory there) says so, as above */
+    snprintf(p, n, "%s/%s", dir, arg);
+    if (access(p, F_OK) != 0)
+      snprintf(p, n, "%s/%s.xml", dir, arg);
+    if (access(p, F_OK) != 0 || input_ok(p, err, errlen))
+      snprintf(err, errlen, "unknown platform '%s' (not a file here, nor in %s; --list-platforms lists them)", arg,
+               dir);
   }
   free(p);
   return NULL;

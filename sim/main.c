@@ -47,6 +47,33 @@ static void list_algos(void)
 
 static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
 
+/* One line of --list-platforms: its columns, the last one the reason for an unusable file. */
+typedef struct {
+  char col[4][ERRLEN + 16];
+} platform_row;
+
+static int last_column(const platform_row *r)
+{
+  int last = 3;
+  while (last > 0 && !r->col[last][0])
+    last--;
+  return last;
+}
+
+/* Each column as wide as its widest cell and two spaces apart, so that every row's columns
+ * start where the others' do, whatever the names and counts; a row's last cell (an unusable
+ * file's reason) widens nothing. */
+static void print_rows(const platform_row *rows, int n)
+{
+  int width[4] = {0};
+  for (int i = 0; i < n; i++)
+    for (int c = 0; c < last_column(&rows[i]); c++)
+      width[c] = (int)strlen(rows[i].col[c]) > width[c] ? (int)strlen(rows[i].col[c]) : width[c];
+  for (int i = 0; i < n; i++)
+    for (int c = 0, last = last_column(&rows[i]); c <= last; c++)
+      printf(c < last ? "%-*s  " : "%-*s\n", c < last ? width[c] : 0, rows[i].col[c]);
+}
+
 static int list_platforms(const char *dir)
 {
   struct dirent **ents;
@@ -55,21 +82,35 @@ static int list_platforms(const char *dir)
     fprintf(stderr, "simallreduce: cannot list %s\n", dir);
     return 2;
   }
+  platform_row *rows = calloc(n ? (size_t)n : 1, sizeof *rows);
+  int nrows = 0;
   for (int i = 0; i < n; i++) {
     size_t len = strlen(ents[i]->d_name);
-    if (len > 4 && strcmp(ents[i]->d_name + len - 4, ".xml") == 0) {
+    if (rows && len > 4 && strcmp(ents[i]->d_name + len - 4, ".xml") == 0) {
       char path[8400], err[ERRLEN];
       plat_file pf;
+      platform_row *r = &rows[nrows++];
       snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
-      if (plat_load(path, &pf, err, sizeof err) == 0)
-        printf("%-12s %4d node%s x %d GPUs (%d hosts)\n", pf.name, pf.nnodes, pf.nnodes == 1 ? "" : "s", pf.node_size[0], pf.nhosts);
-      else
-        printf("%-12s unusable: %s\n", ents[i]->d_name, err);
+      if (plat_load(path, &pf, err, sizeof err) == 0) {
+        snprintf(r->col[0], sizeof r->col[0], "%s", pf.name);
+        snprintf(r->col[1], sizeof r->col[1], "%d node%s", pf.nnodes, pf.nnodes == 1 ? "" : "s");
+        snprintf(r->col[2], sizeof r->col[2], "x %d GPUs", pf.node_size[0]);
+        snprintf(r->col[3], sizeof r->col[3], "(%d hosts)", pf.nhosts);
+      } else {
+        snprintf(r->col[0], sizeof r->col[0], "%s", ents[i]->d_name);
+        snprintf(r->col[1], sizeof r->col[1], "unusable: %s", err);
+      }
       plat_free(&pf);
     }
     free(ents[i]);
   }
   free(ents);
+  if (!rows) {
+    fprintf(stderr, "simallreduce: out of memory\n");
+    return 1;
+  }
+  print_rows(rows, nrows);
+  free(rows);
   return 0;
 }
 

@@ -29,6 +29,9 @@ static const char *verified_text(int v) { return v < 0 ? "-" : v ? "yes" : "NO";
 
 sim_mode sim_run_mode(const sim_run_info *run) { return run->models ? run->models->mode : SIM_MODE_SIM; }
 
+/* --timing nccl-tests (or any but barrier): allreduces back to back, each rank timed alone */
+static int steady(const sim_run_info *run) { return run->timing && strcmp(run->timing, "barrier") != 0; }
+
 void sim_report_table_head(FILE *f, const sim_run_info *run, const char *mode)
 {
   sim_mode m = sim_run_mode(run);
@@ -36,7 +39,7 @@ void sim_report_table_head(FILE *f, const sim_run_info *run, const char *mode)
   fprintf(f, "# platform %s: %d node%s x %d rank%s = %d ranks, %s\n", run->platform, run->nodes,
           run->nodes == 1 ? "" : "s", run->ranks_per_node, run->ranks_per_node == 1 ? "" : "s", run->ranks,
           sim ? mode : "predicted by the cost models (no simulation)");
-  if (run->timing && strcmp(run->timing, "barrier") != 0)
+  if (steady(run))
     fprintf(f, "# timing %s: steady state of back-to-back allreduces, no start skew\n", run->timing);
   fprintf(f, "# %12s %12s %6s %10s %14s %12s %12s", "size", "count", "type", "algo", sim ? "time(us)" : "model(us)",
           "algbw(GB/s)", "busbw(GB/s)");
@@ -112,7 +115,8 @@ void sim_report_table_tail(FILE *f, const sim_run_info *run, const sim_results *
     char sz[32];
     util_format_size(r->points[i].bytes, sz, sizeof sz);
     if (r->points[i].simulated)
-      sim_links_print(f, r->points[i].algo, sz, &r->points[i].links, run->links);
+      sim_links_print(f, r->points[i].algo, sz, &r->points[i].links, run->links,
+                      steady(run) ? r->points[i].time_s : 0);
   }
   if (mode != SIM_MODE_SIM)
     sim_report_models_table(f, run, r);

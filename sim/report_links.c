@@ -65,21 +65,32 @@ double sim_link_mean_util(const sim_link *k, double window_s)
 
 double sim_link_peak_util(const sim_link *k) { return k->rate_Bps > 0 ? k->peak_Bps / k->rate_Bps : 0; }
 
-void sim_links_print(FILE *f, const char *algo, const char *size, const sim_links *l, int n)
+void sim_links_print(FILE *f, const char *algo, const char *size, const sim_links *l, int n, double steady_s)
 {
   int shown = n < l->n ? n : l->n, width = 24;
   for (int i = 0; i < shown; i++)
     width = (int)strlen(l->v[i].name) > width ? (int)strlen(l->v[i].name) : width;
   fprintf(f, "# links of %s at %s: the %d busiest of %d that carried traffic, over %.2f us:\n", algo, size, shown, l->n,
           l->window_s * 1e6);
+  /* back to back, each rank is timed from its own entry into the timed allreduce (the
+   * runner's time_steady), but the links see every rank's: from the first entry, while
+   * others still finish the allreduce before, to the last exit */
+  if (steady_s > 0)
+    fprintf(f,
+            "#   (back to back, the ranks enter the timed allreduce apart: the window, first entry to last exit, is "
+            "%.2f us longer than the row's time, each rank timed from its own entry, and holds the previous "
+            "allreduce's end)\n",
+            (l->window_s - steady_s) * 1e6);
   if (shown == 0)
     return;
-  fprintf(f, "#   %-*s %11s %12s %12s %7s %7s\n", width, "link", "rate(GB/s)", "bytes(MB)", "busy(us)", "mean%",
+  /* bytes in MiB, as sizes are (64M = 64 x 2^20): a ring's 2(p-1)/p of 64M reads as such */
+  fprintf(f, "#   %-*s %11s %12s %12s %7s %7s\n", width, "link", "rate(GB/s)", "bytes(MiB)", "busy(us)", "mean%",
           "peak%");
   for (int i = 0; i < shown; i++) {
     const sim_link *k = &l->v[i];
-    fprintf(f, "#   %-*s %11.3f %12.3f %12.2f %7.1f %7.1f\n", width, k->name, k->rate_Bps / 1e9, k->bytes / 1e6,
-            k->busy_s * 1e6, 100 * sim_link_mean_util(k, l->window_s), 100 * sim_link_peak_util(k));
+    fprintf(f, "#   %-*s %11.3f %12.3f %12.2f %7.1f %7.1f\n", width, k->name, k->rate_Bps / 1e9,
+            k->bytes / (1024.0 * 1024.0), k->busy_s * 1e6, 100 * sim_link_mean_util(k, l->window_s),
+            100 * sim_link_peak_util(k));
   }
 }
 

@@ -30,8 +30,10 @@ void sim_links_free(sim_links *l);
 double sim_link_mean_util(const sim_link *k, double window_s);
 double sim_link_peak_util(const sim_link *k);
 
-/* "# links of ALGO at SIZE" and the n busiest, one line each. */
-void sim_links_print(FILE *f, const char *algo, const char *size, const sim_links *l, int n);
+/* "# links of ALGO at SIZE" and the n busiest, one line each, bytes in MiB. steady_s: the
+ * row's time when the allreduces ran back to back (--timing nccl-tests), whose window a
+ * line then explains; 0 otherwise. */
+void sim_links_print(FILE *f, const char *algo, const char *size, const sim_links *l, int n, double steady_s);
 /* The point's "links": every link, with its mean and peak utilization. */
 void sim_links_json(cJSON *point, const sim_links *l);
 

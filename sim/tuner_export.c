@@ -8,6 +8,7 @@
 
 #include "common/sa_error.h"
 #include "tuner/table.h"
+#include "tuner_summary.h"
 
 int sim_tuner_plan(sim_plan *pl, const sim_opts *o, const sim_model *m, char *err, size_t errlen)
 {
@@ -112,6 +113,8 @@ int sim_tuner_export(const sim_plan *pl, const char *path, int nodes, int rpn, c
     snprintf(err, errlen, "--export-tuner: no table to write: %s", sa_strerror(rc));
   else if (tuner_table_save(path, rows, n, err, errlen) != 0)
     rc = SA_EIO;
+  else
+    sim_tuner_summary(stderr, path, rows, n);
   free(rows);
   return rc;
 }

@@ -15,7 +15,8 @@
 int sim_tuner_plan(sim_plan *pl, const sim_opts *o, const sim_model *m, char *err, size_t errlen);
 
 /* Writes the table for a job of `nodes` x `rpn` from the plan's done points (simulated
- * times, or the models' with --mode model). Returns 0, or an SA_E* code with err. */
+ * times, or the models' with --mode model), and its summary on stderr (tuner_summary.h).
+ * Returns 0, or an SA_E* code with err. */
 int sim_tuner_export(const sim_plan *pl, const char *path, int nodes, int rpn, char *err, size_t errlen);
 
 #endif

@@ -63,7 +63,10 @@ START_TEST(ring_64M_loads_the_nics)
   double rate_gbs, mb, busy_us, mean_pct, peak_pct;
   ck_assert(row &&
             sscanf(row, "\n#   %63s %lf %lf %lf %lf %lf", name, &rate_gbs, &mb, &busy_us, &mean_pct, &peak_pct) == 6);
-  ck_assert(strstr(name, "-eth_") && fabs(rate_gbs - 2.9375) < 1e-3 && fabs(mb - B / 1e6) < 0.01);
+  /* bytes in MiB, as the sizes: 2 x 127/128 x 64M = 127.0 MiB */
+  ck_assert_ptr_nonnull(strstr(block, "bytes(MiB)"));
+  ck_assert_msg(strstr(name, "-eth_") && fabs(rate_gbs - 2.9375) < 1e-3 && fabs(mb - B / 1048576) < 0.01, "%s: %g MiB",
+                name, mb);
   ck_assert(fabs(mean_pct - 100 * busbw / R) < 0.06 && fabs(peak_pct - 100) < 0.06);
   cli_result_free(&r);
 }
@@ -95,9 +98,33 @@ START_TEST(links_and_trace_change_no_time)
 }
 END_TEST
 
+/* --timing nccl-tests: the allreduces run back to back and each rank is timed from its own
+ * entry, while the window runs from the first entry to the last exit. One line under the
+ * header says by how much it is longer than the row's time; barrier timing has none. */
+START_TEST(steady_window_is_explained)
+{
+  cli_result r = cli_run("--nodes 2 --ranks-per-node 4 --algo ring --size 1M --mode sim --timing nccl-tests --links 2", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  const cJSON *pt = cli_point(&r, 0);
+  double window = cli_num(pt, "links_window_s"), t = cli_num(pt, "time_s"), said;
+  ck_assert_msg(window > t, "window %g, time %g", window, t);
+  const char *line = strstr(r.out, "#   (back to back, the ranks enter the timed allreduce apart: the window");
+  ck_assert_msg(line && sscanf(strstr(line, ", is ") + 5, "%lf us longer than the row's time", &said) == 1, "%s",
+                r.out);
+  ck_assert_msg(fabs(said - (window - t) * 1e6) < 0.006, "said %g us, window - time %g us", said, (window - t) * 1e6);
+  const char *head = strstr(r.out, "# links of ring at 1M");
+  ck_assert(head && line > head && line == strchr(head, '\n') + 1); /* right under the block's header */
+  cli_result_free(&r);
+  r = cli_run("--nodes 2 --ranks-per-node 4 --algo ring --size 1M --mode sim --links 2", 1);
+  ck_assert_msg(r.status == 0 && strstr(r.out, "# links of ring at 1M") && !strstr(r.out, "back to back, the ranks"),
+                "%s", r.out);
+  cli_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("links");
-  CHECK_CASE(s, "links", 300, ring_64M_loads_the_nics, links_and_trace_change_no_time);
+  CHECK_CASE(s, "links", 300, ring_64M_loads_the_nics, links_and_trace_change_no_time, steady_window_is_explained);
   return check_run(s);
 }

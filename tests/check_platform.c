@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/sa_error.h"
@@ -52,6 +53,29 @@ START_TEST(bare_names_are_found_in_platforms)
   ck_assert_ptr_null(plat_resolve("./nosuch.xml", "platforms", err, sizeof err));
   ck_assert_ptr_nonnull(strstr(err, "No such file or directory"));
   ck_assert_ptr_null(plat_resolve("", "platforms", err, sizeof err));
+}
+END_TEST
+
+/* A directory is said to be one, however it is named: absolute, relative, or a bare name
+ * found in the platforms' folder; never "no such file" nor "unknown platform". */
+START_TEST(a_directory_is_said_to_be_one)
+{
+  make_tmp();
+  char sub[128], rel[128];
+  snprintf(sub, sizeof sub, "%s/sub", tmp);
+  ck_assert_int_eq(mkdir(sub, 0700), 0);
+  ck_assert_ptr_null(plat_resolve(tmp, "platforms", err, sizeof err));
+  ck_assert_msg(strstr(err, tmp) && strstr(err, "is a directory"), "absolute: %s", err);
+  ck_assert_ptr_null(plat_resolve("tests", "platforms", err, sizeof err));
+  ck_assert_msg(strstr(err, "tests: it is a directory"), "relative: %s", err);
+  snprintf(rel, sizeof rel, "%s/", "tests");
+  ck_assert_ptr_null(plat_resolve(rel, "platforms", err, sizeof err));
+  ck_assert_msg(strstr(err, "is a directory"), "relative with a slash: %s", err);
+  ck_assert_ptr_null(plat_resolve("sub", tmp, err, sizeof err));
+  ck_assert_msg(strstr(err, "sub: it is a directory") && !strstr(err, "unknown"), "bare name: %s", err);
+  ck_assert_ptr_null(plat_resolve("nosub", tmp, err, sizeof err));
+  ck_assert_ptr_nonnull(strstr(err, "unknown platform 'nosub'"));
+  rm_tmp();
 }
 END_TEST
 
@@ -189,7 +213,8 @@ END_TEST
 int main(void)
 {
   Suite *s = suite_create("platform");
-  CHECK_CASE(s, "platform", 60, bare_names_are_found_in_platforms, shipped_platforms_have_their_shapes,
+  CHECK_CASE(s, "platform", 60, bare_names_are_found_in_platforms, a_directory_is_said_to_be_one,
+             shipped_platforms_have_their_shapes,
              broken_files_are_reported_not_fatal, layout_is_node_major, layout_errors);
   return check_run(s);
 }

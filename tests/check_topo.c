@@ -204,6 +204,32 @@ START_TEST(rail_units_delay_and_limit_as_one_switch)
 }
 END_TEST
 
+/* A preset's NIC moves data at 98.2% of its line rate, and its comment says so with the
+ * numbers; a --nic-rate over it is the rate data moves at, used as given (25 Gb/s: 3.125
+ * GB/s), and the comment says that instead, never the preset's 98.2% of a line rate. */
+START_TEST(nic_rate_note_is_true)
+{
+  cli_result r = cli_simcalib("platform --preset hgx-h100 --nodes 2 -o -");
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  ck_assert_msg(strstr(r.out, "NIC rate: data at 49.1 GB/s, 98.2% of the 400 Gb/s line rate") &&
+                    strstr(r.out, "bandwidth=\"49100000000Bps\""),
+                "%.2000s", r.out);
+  ck_assert_ptr_null(strstr(r.out, "from --nic-rate"));
+  cli_result_free(&r);
+  r = cli_simcalib("platform --preset hgx-h100 --nics 1 --nic-rate 25Gbps --nodes 2 -o -");
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  ck_assert_msg(strstr(r.out, "NIC rate: 3.125 GB/s (25 Gb/s) from --nic-rate, the rate data moves at, used as given") &&
+                    strstr(r.out, "bandwidth=\"3125000000Bps\"") && !strstr(r.out, "NIC rate: data at") &&
+                    !strstr(r.out, "of the 400 Gb/s line rate"),
+                "%.2000s", r.out);
+  cli_result_free(&r);
+  /* from the options alone the rate is as given too, and needs no note */
+  r = cli_simcalib("platform --node nvswitch --gpu-bw 450GBps --nic-rate 25Gbps --nodes 2 --gpus-per-node 8 -o -");
+  ck_assert_msg(r.status == 0 && strstr(r.out, "bandwidth=\"3125000000Bps\"") && !strstr(r.out, "98.2"), "%s", r.err);
+  cli_result_free(&r);
+}
+END_TEST
+
 START_TEST(shipped_hgx_h100_is_what_the_generator_writes)
 {
   char path[256];
@@ -312,7 +338,7 @@ int main(void)
   Suite *s = suite_create("topo");
   CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
                      rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
-                     measured_preset_compute_is_the_fit_of_its_file, rail_units_delay_and_limit_as_one_switch,
+                     nic_rate_note_is_true, measured_preset_compute_is_the_fit_of_its_file, rail_units_delay_and_limit_as_one_switch,
                      every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused);
   return check_run(s);
 }

@@ -1,4 +1,5 @@
-/* check_tuner_table.c: the decision table: parsing, refusing, writing, and the size index. */
+/* check_tuner_table.c: the decision table: parsing, refusing, writing, the size index, and what
+ * --export-tuner says it wrote. */
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -379,6 +380,83 @@ START_TEST(a_fine_sweep_scans_little)
 }
 END_TEST
 
+/* What `bin/simallreduce ARGS --export-tuner PATH` says on stderr (its table to /dev/null),
+ * malloc'd; the table left at path. */
+static char *export_note(const char *args, const char *path)
+{
+  char cmd[1024], *text = NULL;
+  size_t len = 0;
+  snprintf(cmd, sizeof cmd, "bin/simallreduce %s --export-tuner %s 2>&1 >/dev/null", args, path);
+  FILE *p = popen(cmd, "r"), *mem = open_memstream(&text, &len);
+  ck_assert(p && mem);
+  for (int c; (c = fgetc(p)) != EOF;)
+    fputc(c, mem);
+  ck_assert_int_eq(pclose(p), 0);
+  fclose(mem);
+  return text;
+}
+
+static int count(const char *text, const char *what)
+{
+  int n = 0;
+  for (const char *t = text; (t = strstr(t, what)); t++)
+    n++;
+  return n;
+}
+
+/* --export-tuner says what it wrote: the file, its rows and shape, the sizes each algorithm
+ * and protocol won, each row's sizes; sparse sizes (8, 1M, 64M: the 1M row answers from
+ * 2897 B to 8 MiB) get one line of warning, a sweep of factor 4 none. */
+START_TEST(export_says_what_it_wrote)
+{
+  char *path = tuner_file("", 0);
+  ck_assert_ptr_nonnull(path);
+  char *note = export_note("--platform tencent16 --nodes 2 --algo nccl --sizes 8,1M,64M --mode model", path);
+  char head[512];
+  snprintf(head, sizeof head, "simallreduce: --export-tuner wrote %s: 3 rows for 2 nodes x 8 ranks, sizes 8..64M", path);
+  ck_assert_msg(strncmp(note, head, strlen(head)) == 0, "%s", note);
+  struct tuner_table t;
+  ck_assert_int_eq(tuner_table_load(path, &t, err, sizeof err), TUNER_OK);
+  ck_assert_uint_eq(t.nrows, 3);
+  ck_assert_uint_eq(t.rows[1].min_bytes, 2897);
+  ck_assert_uint_eq(t.rows[1].max_bytes, 8 << 20);
+  /* each row, with its choice as the file has it */
+  const char *want[] = {"simallreduce:     8    8..2.83K   ", "simallreduce:     1M   2.83K..8M  ",
+                        "simallreduce:     64M  8M..64M    "};
+  for (int i = 0; i < 3; i++) {
+    const char *row = strstr(note, want[i]);
+    char choice[64];
+    snprintf(choice, sizeof choice, "%s/%s/%d  (sparse)\n", tuner_algo_name(t.rows[i].choice.algo),
+             tuner_proto_name(t.rows[i].choice.proto), t.rows[i].choice.channels);
+    ck_assert_msg(row && strncmp(row + strlen(want[i]), choice, strlen(choice)) == 0, "row %d (%s): %s", i, choice,
+                  note);
+  }
+  /* the pairs' ranges: one line per run of rows with the same algorithm and protocol */
+  char pair[64];
+  snprintf(pair, sizeof pair, "simallreduce:   %s/%s ", tuner_algo_name(t.rows[0].choice.algo),
+           tuner_proto_name(t.rows[0].choice.proto));
+  ck_assert_msg(strncmp(strchr(note, '\n') + 1, pair, strlen(pair)) == 0, "%s", note);
+  ck_assert_int_eq(count(note, "simallreduce: sparse sizes: 3 of 3 rows answer for sizes more than 4 times"), 1);
+  ck_assert_ptr_nonnull(strstr(note, "(e.g. --sizes 8:64M:2)\n"));
+  tuner_table_free(&t);
+  free(note);
+  /* factor 4: each row answers for at most 2 times either way, and is not called sparse */
+  note = export_note("--platform tencent16 --nodes 2 --algo nccl --sizes 8:64M:4 --mode model", path);
+  ck_assert_msg(strstr(note, ": 13 rows for 2 nodes x 8 ranks, sizes 8..64M") && !strstr(note, "sparse"), "%s", note);
+  ck_assert_int_eq(count(note, "\nsimallreduce:     "), 13);
+  free(note);
+  /* more rows than a screen: the pairs' ranges, each row's left to the file */
+  note = export_note("--platform tencent16 --nodes 2 --algo nccl --sizes 8:16G:2 --mode model", path);
+  ck_assert_msg(strstr(note, ": 32 rows for 2 nodes x 8 ranks, sizes 8..16G") && !strstr(note, "sparse"), "%s", note);
+  ck_assert_int_eq(count(note, "\nsimallreduce:     "), 0);
+  ck_assert_ptr_nonnull(strstr(note, "min_bytes..max_bytes in the file"));
+  ck_assert_int_lt(count(note, "\n"), 24);
+  free(note);
+  unlink(path);
+  free(path);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("tuner_table");
@@ -386,6 +464,7 @@ int main(void)
              refuses_binary_and_overlong_lines, load_reports_missing_and_oversized_files);
   CHECK_CASE(s, "write", 10, ranges_hand_over_at_the_geometric_mean, written_tables_read_back,
              save_refuses_what_the_plugin_would);
+  CHECK_CASE(s, "export", 60, export_says_what_it_wrote);
   CHECK_CASE(s, "index", 30, index_agrees_with_a_linear_search, buckets_are_ordered_sixteenths_of_an_octave,
              a_fine_sweep_scans_little);
   return check_run(s);

@@ -6,12 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* NIC rates: the 400 Gb/s of a ConnectX-7 port is 50 GB/s; NCCL's ring over 8 of them on
- * 2 x 8 H100 moved 392.7 GB/s of bus bandwidth (NVIDIA/nccl-tests issue #309, the
- * NCCL_ALGO=Ring run by gj-aion, 8 GiB), 49.1 GB/s per NIC: 98% of the line rate, which the
- * presets apply to every InfiniBand NIC. */
-#define IB_EFFICIENCY 0.982
-
+/* NIC rates: line rates (the 400 Gb/s of a ConnectX-7 port is 50 GB/s), data moving at
+ * TOPO_IB_EFFICIENCY of them (presets.h). */
 static const topo_preset presets[] = {
     {"hgx-h100", "H100", "PCIe", TOPO_NODE_NVSWITCH, 8, 450e9, 1e-6, 8, 50e9, 2e-6, 1, 3.35e12, 67e12,
      "NVIDIA H100 Tensor Core GPU datasheet (SXM5): 18 NVLink4 links, 900 GB/s both ways (450 per\n"
@@ -70,7 +66,7 @@ void topo_preset_cluster(const topo_preset *p, int nodes, topo_cluster *t)
   t->gpu_bw = p->gpu_bw;
   t->gpu_lat = p->gpu_lat;
   t->nics = p->nics;
-  t->nic_bw = p->nic_line_Bps * IB_EFFICIENCY;
+  t->nic_bw = p->nic_line_Bps * TOPO_IB_EFFICIENCY;
   t->nic_lat = p->nic_lat;
   t->rails = p->rails;
   t->fabric = p->rails ? TOPO_FABRIC_FATTREE : TOPO_FABRIC_SWITCH;

@@ -32,8 +32,15 @@ const topo_preset *topo_preset_for_gpu(const char *model);
 /* The names, comma-separated, for messages. */
 void topo_preset_names(char *buf, size_t len);
 
+/* The share of a NIC's line rate that data moves at through a preset's NIC: what NCCL's
+ * ring reached over InfiniBand (NVIDIA/nccl-tests issue #309, the NCCL_ALGO=Ring run by
+ * gj-aion, 8 GiB: 392.7 GB/s of bus bandwidth over 8 ConnectX-7 of 400 Gb/s on 2 x 8
+ * H100, 49.1 GB/s per NIC of its 50). Applied to every preset's InfiniBand NIC, and only
+ * there: a rate given on simcalib's command line (--nic-rate) is the rate data moves at. */
+#define TOPO_IB_EFFICIENCY 0.982
+
 /* A topology of the preset's node and NICs (rails on a fat-tree when it has them): each
- * NIC at the share of its line rate NCCL's ring reached over InfiniBand (presets.c). */
+ * NIC at TOPO_IB_EFFICIENCY of its line rate. */
 void topo_preset_cluster(const topo_preset *p, int nodes, topo_cluster *t);
 
 /* The compute properties from the GPU's memory bandwidth, as platforms/tencent16.xml derives

@@ -10,36 +10,98 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The unit after a number: K, M, G or T (either case), alone or followed by B or iB
+ * (either case), all powers of 2. nccl-tests reads its -b/-e the same way: its parsesize()
+ * (src/common.cu, "We use the binary system, so M=Mebibytes and G=Gibibytes") takes a
+ * decimal number and the first letter after it, K/M/G in either case as 2^10/2^20/2^30, so
+ * its users' "1MB" and "1.5M" are 2^20 and 1.5 * 2^20 bytes; MB here is 2^20 as there,
+ * never 10^6, so one command line means the same size in both tools. (A fraction that
+ * leaves part of a byte, which nccl-tests truncates, is refused here.) Returns the
+ * shift, or -1 for anything else. */
+static int unit_shift(const char *u)
+{
+  static const char letters[] = "kmgt";
+  if (*u == '\0')
+    return 0;
+  const char *l = strchr(letters, tolower((unsigned char)*u));
+  if (!l)
+    return -1;
+  const char *rest = u + 1;
+  if (tolower((unsigned char)rest[0]) == 'i' && tolower((unsigned char)rest[1]) == 'b')
+    rest += 2;
+  else if (tolower((unsigned char)rest[0]) == 'b')
+    rest++;
+  return *rest == '\0' ? 10 * (int)(l - letters + 1) : -1;
+}
+
+#define SIZE_FORMS "e.g. 512, 64K, 1.5M, 100MiB, 1GB; K/M/G/T are 2^10/2^20/2^30/2^40"
+
+/* The fraction digits f (nd of them, trailing zeros dropped) times 2^shift, when whole:
+ * f / 10^nd * 2^shift = (f / 5^nd) * 2^(shift - nd), whole only when 5^nd divides f and
+ * 2^nd divides what is left times 2^shift. Returns 0 and the bytes, or -1. */
+static int fraction_bytes(uint64_t f, int nd, int shift, uint64_t *bytes)
+{
+  uint64_t five = 1;
+  for (int i = 0; i < nd; i++)
+    five *= 5;
+  if (f % five != 0)
+    return -1;
+  uint64_t q = f / five; /* below 2^nd: f < 10^nd */
+  if (nd > shift) {
+    uint64_t mask = ((uint64_t)1 << (nd - shift)) - 1;
+    if (q & mask)
+      return -1;
+    *bytes = q >> (nd - shift);
+  } else {
+    *bytes = q << (shift - nd);
+  }
+  return 0;
+}
+
+/* One line for a refused size s, in err. */
+static int refuse(char *err, size_t errlen, const char *fmt, const char *s)
+{
+  snprintf(err, errlen, fmt, s);
+  return SA_EINVAL;
+}
+
 int util_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
 {
-  const char *p = s;
-  if (!isdigit((unsigned char)*p)) {
-    snprintf(err, errlen, "size '%s' is not a number of bytes (e.g. 512, 64K, 100M, 1G)", s);
-    return SA_EINVAL;
-  }
+  static const char not_a_size[] = "size '%s' is not a number of bytes (" SIZE_FORMS ")";
+  if (!isdigit((unsigned char)*s))
+    return refuse(err, errlen, not_a_size, s);
   errno = 0;
   char *end;
-  unsigned long long v = strtoull(p, &end, 10);
-  unsigned shift = 0;
-  switch (*end) {
-  case 'K': case 'k': shift = 10; end++; break;
-  case 'M': case 'm': shift = 20; end++; break;
-  case 'G': case 'g': shift = 30; end++; break;
-  default: break;
+  unsigned long long v = strtoull(s, &end, 10);
+  int range = errno == ERANGE;
+  uint64_t frac = 0;
+  int nd = 0; /* the fraction's digits, its trailing zeros left out */
+  if (*end == '.') {
+    const char *d = end + 1;
+    for (end = (char *)d; isdigit((unsigned char)*end); end++)
+      if (*end != '0')
+        nd = (int)(end - d) + 1;
+    if (end == d)
+      return refuse(err, errlen, not_a_size, s);
+    /* 19 decimals fit 64 bits and reach 2^-19 of a unit: every byte of a K, an M to 2
+     * bytes, a G to 2 KiB, a T to 2 MiB, finer than anyone writes them */
+    if (nd > 19)
+      return refuse(err, errlen, "size '%s' has more than 19 decimals", s);
+    for (int i = 0; i < nd; i++)
+      frac = frac * 10 + (uint64_t)(d[i] - '0');
   }
-  if (*end != '\0') {
-    snprintf(err, errlen, "size '%s' is not a number of bytes (e.g. 512, 64K, 100M, 1G)", s);
-    return SA_EINVAL;
-  }
-  if (errno == ERANGE || v > (UTIL_MAX_BYTES >> shift)) {
-    snprintf(err, errlen, "size '%s' is too large (at most 16G bytes per rank)", s);
-    return SA_EINVAL;
-  }
-  if (v == 0) {
-    snprintf(err, errlen, "size '%s' is zero: give at least one element", s);
-    return SA_EINVAL;
-  }
-  *out = (uint64_t)v << shift;
+  int shift = unit_shift(end);
+  uint64_t part = 0;
+  if (shift < 0)
+    return refuse(err, errlen, not_a_size, s);
+  if (nd > 0 && fraction_bytes(frac, nd, shift, &part) != 0)
+    return refuse(err, errlen, "size '%s' is not a whole number of bytes", s);
+  /* v within the limit before the shift, so that neither it nor the sum overflows */
+  if (range || v > (UTIL_MAX_BYTES >> shift) || ((uint64_t)v << shift) + part > UTIL_MAX_BYTES)
+    return refuse(err, errlen, "size '%s' is too large (at most 16G bytes per rank)", s);
+  if (v == 0 && part == 0)
+    return refuse(err, errlen, "size '%s' is zero: give at least one element", s);
+  *out = ((uint64_t)v << shift) + part;
   return 0;
 }
 

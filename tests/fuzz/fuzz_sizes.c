@@ -1,4 +1,4 @@
-/* fuzz_sizes.c: size and sweep parsing (--size, --sizes, --segment). */
+/* fuzz_sizes.c: size and sweep parsing (--size, --sizes, --segment), units and fractions. */
 #include <math.h>
 
 #include "util/sizes.h"
@@ -11,8 +11,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
   uint64_t v, lo, hi;
   double f;
-  if (util_parse_size(s, &v, err, sizeof err) == 0 && (v == 0 || v > UTIL_MAX_BYTES))
-    abort(); /* accepted a size it promises to refuse */
+  if (util_parse_size(s, &v, err, sizeof err) == 0) {
+    if (v == 0 || v > UTIL_MAX_BYTES)
+      abort(); /* accepted a size it promises to refuse */
+    /* whatever form it came in (1.5M, 1MiB, 1GB), its shortest form reads back the same */
+    char buf[32];
+    uint64_t back = 0;
+    util_format_size(v, buf, sizeof buf);
+    if (util_parse_size(buf, &back, err, sizeof err) != 0 || back != v)
+      abort();
+  }
   if (util_parse_sweep(s, &lo, &hi, &f, err, sizeof err) == 0) {
     if (lo > hi || !(f > 1))
       abort();
