@@ -10,6 +10,7 @@
 #include "util/sizes.h"
 #include "nccl/nccl_proto.h"
 #include "models/cost.h"
+#include "topo/fit_cover.h"
 
 int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
 {
@@ -520,6 +521,28 @@ static size_t append_lines(char *buf, size_t len, size_t n, const char *prefix, 
   return n;
 }
 
+/* What the fit saw, as the platform's comment says it (topo/fit_cover.h): the shapes of the
+ * runs and the sizes it fitted. 1 with the line in buf, 0 when no point was fitted. */
+static int cover_of(const fit_cluster *c, char *buf, size_t len)
+{
+  topo_cover cv;
+  memset(&cv, 0, sizeof cv);
+  snprintf(cv.algo, sizeof cv.algo, "%s", c->fit.algo);
+  int any = 0;
+  for (int i = 0; i < c->nruns; i++)
+    for (int j = 0; j < c->runs[i].n; j++) {
+      const fit_cpoint *p = &c->runs[i].pt[j];
+      if (!p->used)
+        continue;
+      if (topo_cover_add_shape(&cv, c->runs[i].nodes, c->runs[i].gpus) != 0)
+        return 0; /* more shapes than a line lists: say nothing rather than a part */
+      cv.min_bytes = any && cv.min_bytes < p->bytes ? cv.min_bytes : p->bytes;
+      cv.max_bytes = any && cv.max_bytes > p->bytes ? cv.max_bytes : p->bytes;
+      any = 1;
+    }
+  return any && topo_cover_format(&cv, buf, len) < (int)len;
+}
+
 void fit_cluster_cal_of(const fit_cluster *c, const fit_cluster_opts *o, const char *sources, fit_cluster_cal *out)
 {
   const fit_cfit *x = &c->fit;
@@ -550,6 +573,9 @@ void fit_cluster_cal_of(const fit_cluster *c, const fit_cluster_opts *o, const c
                           "No ramp: NCCL's protocols, fitted as the device's, stand for it.\n     ");
   if (n < sizeof out->notes)
     n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "Starting point: the %s preset.\n", c->preset->name);
+  char cover[256];
+  if (cover_of(c, cover, sizeof cover) && n < sizeof out->notes)
+    n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "     %s\n", cover);
   n = append_lines(out->notes, sizeof out->notes, n, "     Assumed: ", c->assumed);
   n = append_lines(out->notes, sizeof out->notes, n, "     At a bound: ", c->bounds);
   append_lines(out->notes, sizeof out->notes, n, "     Far below: ", c->below);

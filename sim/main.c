@@ -21,6 +21,7 @@
 #include "util/tmpdir.h"
 #include "modeling.h"
 #include "nccl_plan.h"
+#include "outside_fit.h"
 #include "outputs.h"
 #include "tuner_export.h"
 #include "provenance.h"
@@ -370,7 +371,13 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, int nodes, 
     status = 1;
   }
   sim_report_models rm = {o->mode, use_model ? &m : NULL, ranges, nranges, o->algos, o->allow_sparse};
-  sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, 0, &rm, o, prov, o->links, sim_timing_name(o->timing)};
+  topo_cover cover;
+  int fitted = sim_outside_fit_read(pf->path, &cover);
+  sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, 0, &rm, o, prov, o->links, sim_timing_name(o->timing),
+                       fitted ? &cover : NULL};
+  char past[1024];
+  if (fitted && sim_outside_fit_line(&cover, o, nodes, rpn, past, sizeof past))
+    fprintf(stderr, "simallreduce: %s\n", past);
   const sim_model *predict = o->mode == SIM_MODE_BOTH && m.ctx ? &m : NULL;
   sim_plan plan = {0};
   sim_emit e;

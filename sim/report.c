@@ -11,6 +11,7 @@
 #include "util/sizes.h"
 #include "util/outfile.h"
 #include "util/textclean.h"
+#include "outside_fit.h"
 
 double sim_point_time(const sim_point *p) { return p->simulated ? p->time_s : p->model_s; }
 
@@ -159,6 +160,8 @@ cJSON *sim_report_point_json(const sim_run_info *run, const sim_point *p)
   for (int k = 0; k < p->nphases; k++)
     cJSON_AddNumberToObject(ph, p->phase_name[k], p->phase_s[k]);
   cJSON_AddItemToObject(o, "phases", ph);
+  if (run->cover)
+    sim_outside_fit_json(o, run->cover, run->nodes, run->ranks_per_node, p->algo, p->bytes);
   if (p->sparse) {
     cJSON_AddNumberToObject(o, "density", p->density);
     cJSON_AddNumberToObject(o, "k", (double)p->k);
@@ -206,6 +209,8 @@ cJSON *sim_report_head_json(const sim_run_info *run, const char *mode, double wa
     cJSON_AddItemToObject(root, "options", sim_report_options(run->opts));
   if (run->prov)
     cJSON_AddItemToObject(root, "provenance", sim_provenance_json(run->prov, wall_s));
+  if (run->cover)
+    cJSON_AddItemToObject(root, "fit_cover", sim_fit_cover_json(run->cover));
   return root;
 }
 

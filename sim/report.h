@@ -8,6 +8,7 @@
 #include "modeling.h"
 #include "provenance.h"
 #include "results.h"
+#include "topo/fit_cover.h"
 
 /* What the cost models add to a report. */
 typedef struct {
@@ -28,6 +29,7 @@ typedef struct {
   const sim_provenance *prov;      /* how the run was made (NULL: not said) */
   int links;                       /* --links N: the busiest N links of each point, 0: none */
   const char *timing;              /* --timing, by name (NULL: barrier) */
+  const topo_cover *cover;         /* what the platform's fit saw (NULL: not a fitted platform) */
 } sim_run_info;
 
 /* --mode of the run (sim when there are no models) */

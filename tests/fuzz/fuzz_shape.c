@@ -1,7 +1,11 @@
 /* fuzz_shape.c: the shape line a generated platform carries (topo/shape.c) and the loader's
  * test of a whole file against its shape (topo/shape_file.c): any line that parses is one
  * topo_check may judge and that formats again; a file taken as generated is one of NVSwitch
- * nodes topo_check accepts, written again to the last byte from its shape. */
+ * nodes topo_check accepts, written again to the last byte from its shape. A fit's cover in
+ * the header comment (topo/fit_cover.c) that reads is one that writes and reads again alike. */
+#include <string.h>
+
+#include "topo/fit_cover.h"
 #include "topo/shape.h"
 #include "fuzz_util.h"
 
@@ -23,6 +27,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (topo_shape_of_file((const char *)data, size, shape) &&
       (shape->topo.node != TOPO_NODE_NVSWITCH || topo_check(&shape->topo, err, sizeof err) != 0))
     abort(); /* a file taken as generated for a shape the loader must refuse */
+  topo_cover cv, back;
+  char line[512], file[600];
+  if (topo_cover_of_file((const char *)data, size, &cv)) {
+    topo_cover_format(&cv, line, sizeof line);
+    snprintf(file, sizeof file, "<!-- %s -->", line);
+    if (!topo_cover_of_file(file, strlen(file), &back) || memcmp(&cv, &back, sizeof cv) != 0)
+      abort(); /* a cover that does not read back as it was */
+  }
   free(s), free(again), free(shape);
   return 0;
 }

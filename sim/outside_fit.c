@@ -1,0 +1,154 @@
+/* outside_fit.c: a run against what its platform's fit saw. Each way out has a factor: a
+ * node count against the nearest the fit saw (4 nodes from 2: x2), a size against the
+ * fitted range's nearer end, 1 for another family of algorithm (nothing to scale: the fit
+ * checked NCCL's algorithms and says nothing measured of an MPI ring, or the other way). */
+#include "outside_fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "util/sizes.h"
+#include "util/textfile.h"
+
+enum { OUT_NODES, OUT_GPUS, OUT_ABOVE, OUT_BELOW, OUT_FAMILY, OUT_N };
+static const char *const out_what[OUT_N] = {"nodes", "gpus_per_node", "size", "size", "algorithm"};
+
+int sim_outside_fit_read(const char *platform_path, topo_cover *cv)
+{
+  char *text = util_read_text(platform_path);
+  int has = text && topo_cover_of_file(text, strlen(text), cv);
+  free(text);
+  return has;
+}
+
+/* x against the nearest of v (ascending): the ratio, >= 1; 1 when x is one of them. */
+static double nearest_ratio(const int *v, int n, int x)
+{
+  double best = INFINITY;
+  for (int i = 0; i < n; i++) {
+    double r = x > v[i] ? (double)x / v[i] : (double)v[i] / x;
+    best = r < best ? r : best;
+  }
+  return best;
+}
+
+/* NCCL's algorithms and the MPI-style ones: a fit of one says nothing measured of the other. */
+static int nccl_family(const char *algo)
+{
+  const sim_algo_info *a = sim_catalog_find(algo);
+  return a && (a->flags & AR_NCCL);
+}
+
+/* How far the point is out each way (factor > 1, or 1 for the family; 0: inside). */
+static void factors(const topo_cover *cv, int nodes, int rpn, const char *algo, double bytes, double f[OUT_N])
+{
+  f[OUT_NODES] = nearest_ratio(cv->nodes, cv->nnodes, nodes);
+  f[OUT_GPUS] = nearest_ratio(cv->gpus, cv->ngpus, rpn);
+  f[OUT_ABOVE] = bytes > cv->max_bytes ? bytes / cv->max_bytes : 0;
+  f[OUT_BELOW] = bytes < cv->min_bytes ? cv->min_bytes / bytes : 0;
+  f[OUT_FAMILY] = algo && nccl_family(algo) != nccl_family(cv->algo) ? 1 : 0;
+  f[OUT_NODES] = f[OUT_NODES] > 1 ? f[OUT_NODES] : 0;
+  f[OUT_GPUS] = f[OUT_GPUS] > 1 ? f[OUT_GPUS] : 0;
+}
+
+/* A factor in words: three digits under 10 (x1.25, x4), whole above (x131072); a buffer of
+ * FACTOR_LEN bytes. */
+#define FACTOR_LEN 32
+static const char *factor(double f, char *buf)
+{
+  snprintf(buf, FACTOR_LEN, f < 10 ? "%.3g" : "%.0f", f);
+  return buf;
+}
+
+/* One reason in words at buf + n; the bytes used after. */
+static size_t reason(const topo_cover *cv, int k, double f, int nodes, int rpn, const char *algo, double bytes, char *buf,
+                     size_t len, size_t n)
+{
+  char a[32], b[32], x[FACTOR_LEN];
+  if (n >= len)
+    return n;
+  switch (k) {
+  case OUT_NODES:
+    n += (size_t)snprintf(buf + n, len - n, "%d nodes, x%s the nearest it saw (", nodes, factor(f, x));
+    n = topo_cover_put_list(buf, len, n, cv->nodes, cv->nnodes);
+    return n < len ? n + (size_t)snprintf(buf + n, len - n, ")") : n;
+  case OUT_GPUS:
+    n += (size_t)snprintf(buf + n, len - n, "%d GPUs per node, x%s the nearest it saw (", rpn, factor(f, x));
+    n = topo_cover_put_list(buf, len, n, cv->gpus, cv->ngpus);
+    return n < len ? n + (size_t)snprintf(buf + n, len - n, ")") : n;
+  case OUT_ABOVE:
+    util_format_size((uint64_t)bytes, a, sizeof a);
+    util_format_size((uint64_t)cv->max_bytes, b, sizeof b);
+    return n + (size_t)snprintf(buf + n, len - n, "size %s, x%s past the largest it fitted (%s)", a, factor(f, x), b);
+  case OUT_BELOW:
+    util_format_size((uint64_t)bytes, a, sizeof a);
+    util_format_size((uint64_t)cv->min_bytes, b, sizeof b);
+    return n + (size_t)snprintf(buf + n, len - n, "size %s, x%s below the smallest it fitted (%s)", a, factor(f, x), b);
+  default:
+    return n + (size_t)snprintf(buf + n, len - n, "%s, of another family than the %s it fitted", algo, cv->algo);
+  }
+}
+
+/* "; " before every reason but the first, at buf + n; the bytes used after. */
+static size_t sep(char *buf, size_t len, size_t n, int *said)
+{
+  return n < len && (*said)++ ? n + (size_t)snprintf(buf + n, len - n, "; ") : n;
+}
+
+int sim_outside_fit_line(const topo_cover *cv, const sim_opts *o, int nodes, int rpn, char *buf, size_t len)
+{
+  double f[OUT_N];
+  size_t n = (size_t)snprintf(buf, len, "warning: this run goes past what the platform's fit saw: ");
+  int said = 0;
+  factors(cv, nodes, rpn, NULL, cv->min_bytes, f);
+  for (int k = OUT_NODES; k <= OUT_GPUS; k++)
+    if (f[k] > 0)
+      n = reason(cv, k, f[k], nodes, rpn, NULL, 0, buf, len, sep(buf, len, n, &said));
+  if (o->nsizes > 0) { /* the sizes: the farthest each way */
+    double lo = (double)o->sizes[0], hi = (double)o->sizes[o->nsizes - 1];
+    if (hi > cv->max_bytes)
+      n = reason(cv, OUT_ABOVE, hi / cv->max_bytes, nodes, rpn, NULL, hi, buf, len, sep(buf, len, n, &said));
+    if (lo < cv->min_bytes)
+      n = reason(cv, OUT_BELOW, cv->min_bytes / lo, nodes, rpn, NULL, lo, buf, len, sep(buf, len, n, &said));
+  }
+  for (int i = 0; i < o->nalgos; i++) {
+    factors(cv, nodes, rpn, o->algos[i], cv->min_bytes, f);
+    if (f[OUT_FAMILY] > 0)
+      n = reason(cv, OUT_FAMILY, 1, nodes, rpn, o->algos[i], 0, buf, len, sep(buf, len, n, &said));
+  }
+  return said > 0;
+}
+
+void sim_outside_fit_json(cJSON *o, const topo_cover *cv, int nodes, int rpn, const char *algo, uint64_t bytes)
+{
+  double f[OUT_N];
+  factors(cv, nodes, rpn, algo, (double)bytes, f);
+  cJSON *list = NULL;
+  for (int k = 0; k < OUT_N; k++) {
+    if (!(f[k] > 0))
+      continue;
+    char why[256];
+    reason(cv, k, f[k], nodes, rpn, algo, (double)bytes, why, sizeof why, 0);
+    cJSON *w = cJSON_CreateObject();
+    cJSON_AddStringToObject(w, "what", out_what[k]);
+    cJSON_AddNumberToObject(w, "factor", f[k]);
+    cJSON_AddStringToObject(w, "reason", why);
+    if (!list)
+      list = cJSON_AddArrayToObject(o, "outside_fit");
+    cJSON_AddItemToArray(list, w);
+  }
+}
+
+cJSON *sim_fit_cover_json(const topo_cover *cv)
+{
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "algo", cv->algo);
+  cJSON_AddItemToObject(o, "nodes", cJSON_CreateIntArray(cv->nodes, cv->nnodes));
+  cJSON_AddItemToObject(o, "gpus_per_node", cJSON_CreateIntArray(cv->gpus, cv->ngpus));
+  cJSON_AddNumberToObject(o, "min_bytes", cv->min_bytes);
+  cJSON_AddNumberToObject(o, "max_bytes", cv->max_bytes);
+  return o;
+}
