@@ -10,13 +10,15 @@ prog=$1 bin=$2
 
 # to_roff: help text on stdin as roff. A "usage:" block becomes preformatted lines; a line
 # indented two or more spaces that starts an option ("  --size S   text") or a command
-# ("  measure  [...]") becomes a tagged paragraph, the lines indented deeper its text; the
-# rest is filled prose. Hyphens are escaped (\-) so that options copy as typed. HEAD, where
+# ("  measure  [...]") becomes a tagged paragraph, the lines indented deeper its text (on a
+# line of its own where a command's synopsis, brackets and options, ends); the rest is
+# filled prose. Hyphens are escaped (\-) so that options copy as typed. HEAD, where
 # given, is the section heading put after the usage block.
 to_roff() {
   awk -v head="${1:-}" '
     function esc(s) { gsub(/\\/, "\\e", s); gsub(/-/, "\\-", s); return s }
     function line(s) { s = esc(s); if (s ~ /^[.\047]/) s = "\\&" s; print s }
+    function usage_like(s) { return s ~ /\[|^\(?--/ }
     function close_usage() {
       if (!usage) return
       print ".fi"; usage = 0
@@ -28,14 +30,18 @@ to_roff() {
     }
     /^[ \t]*$/ { close_usage(); item = 0; para = 1; next }
     { close_usage() }
-    item && match($0, /^ +/) && RLENGTH > indent { sub(/^ +/, ""); line($0); next }
+    item && match($0, /^ +/) && RLENGTH > indent {
+      sub(/^ +/, "")
+      if (synopsis && !usage_like($0)) print ".br"
+      synopsis = usage_like($0); line($0); next
+    }
     match($0, /^ +[^ ]([^ ]| [^ ])*(  +|$)/) {
       indent = 0; while (substr($0, indent + 1, 1) == " ") indent++
       tag = substr($0, indent + 1, RLENGTH - indent); sub(/ +$/, "", tag)
       text = substr($0, RLENGTH + 1)
       print ".TP"; print "\\fB" esc(tag) "\\fP"
       if (text != "") line(text)
-      item = 1; para = 0; next
+      item = 1; para = 0; synopsis = usage_like(text); next
     }
     { if (para || item) print ".PP"; para = 0; item = 0; line($0) }
     END { close_usage() }'
