@@ -52,6 +52,7 @@ run_hidden() {
   dir=$1
   shift
   if [ "$hide" = yes ]; then
+    # shellcheck disable=SC2016 # the inner shell expands them
     unshare -m --propagation private sh -c 'mount -t tmpfs none "$0" && [ ! -e "$0/Makefile" ] && cd "$1" && shift &&
       exec "$@"' "$tree" "$dir" "$@"
   else
