@@ -1,5 +1,6 @@
 # simallreduce: one hand-written Makefile for everything.
-#   make          build bin/simallreduce, the SMPI runner (and the MPI runner when mpicc exists), bin/simcalib
+#   make          build bin/simallreduce, the SMPI runner (and the MPI runner when mpicc exists), bin/simcalib,
+#                 their manual pages (build/man/)
 #   make run      install what is missing, build, simulate the main job
 #   make check    install what is missing, build, run every test
 #   make deps     install the Debian packages that are missing (nothing when all is present)
@@ -10,6 +11,9 @@
 #   make bench    build, then measure simulation speed (not a test; see docs/performance.md)
 #   make fuzz     run every libFuzzer target for FUZZ_SECONDS
 #   make tuner    build the NCCL tuner plugin (part of make; docs/tuner.md)
+#   make install  install the programs, their helpers, the platforms and the manual pages under
+#                 $(DESTDIR)$(PREFIX) (PREFIX defaults to /usr/local)
+#   make uninstall  remove what make install put there, and the folders it made that are left empty
 #
 # The tree: one folder, one build unit, in the layers layers.conf declares (docs/layout.md).
 
@@ -38,6 +42,14 @@ MPI_LIBS   = -lcjson $(shell pkg-config --libs gsl 2>/dev/null) -lm
 MAIN_PLATFORM ?= tencent16.xml
 MAIN_ALGO     ?= hitopk
 
+# make install's prefix and the folders under it (see "Manual pages and installation")
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+LIBEXEC_REL := libexec/simallreduce
+LIB_REL     := lib/simallreduce
+DATA_REL    := share/simallreduce
+MAN_REL     := share/man/man1
+
 B   ?= build
 BIN ?= bin
 
@@ -47,10 +59,10 @@ BIN ?= bin
 # the allocator simulations run on (platform/launch.c), where the loader finds it
 TCMALLOC  := $(shell /sbin/ldconfig -p 2>/dev/null | awk '/libtcmalloc_minimal\.so\.4 /{print $$NF; exit}')
 DEB_PKGS  := libsimgrid-dev libgsl-dev libcjson-dev libssl-dev gnuplot-nox check pkg-config libopenmpi-dev openmpi-bin \
-	     time bsdutils jq libtcmalloc-minimal4
+	     time bsdutils jq libtcmalloc-minimal4 man-db
 DEPS_HAVE := pkg-config --exists simgrid libcjson gsl libcrypto check && command -v smpicc && command -v smpirun && \
 	     command -v gnuplot && command -v mpicc && test -x /usr/bin/time && command -v script && \
-	     command -v jq && test -n "$(TCMALLOC)"
+	     command -v jq && test -n "$(TCMALLOC)" && command -v man && command -v groff
 
 # ---- Build units: folders. layers.conf lists them bottom first, with their kind and what each
 # may include; a library folder is every *.c in it (its main.c, where it has one, is its
@@ -79,6 +91,9 @@ $(foreach f,smpi mpi,$(foreach d,$(MPI_DIRS),$(eval $(call archive,$(f),$(d)))))
 $(foreach d,$(call deps_of,topo) topo,$(eval $(call archive,pic,$(d))))
 LAYERS := $(call libs_of,o,$(LIB_DIRS))
 
+# the manual pages, made from the programs' --help by man/man.sh
+MAN_PAGES  := $(B)/man/simallreduce.1 $(B)/man/simcalib.1
+
 HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
 TARGETS    := $(BIN)/simallreduce $(BIN)/ar_runner $(BIN)/platform_zone.so $(if $(HAVE_MPICC),$(BIN)/ar_runner_mpi) \
 	      $(BIN)/simcalib $(BIN)/simcalib_pp_smpi $(if $(HAVE_MPICC),$(BIN)/simcalib_pp)
@@ -87,8 +102,9 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TEST_SH  := $(wildcard tests/test_*.sh)
 
-.PHONY: all deps run check test clean experiments plots calib cuda sanitize validate bench fuzz fuzz-build tuner
-all: $(TARGETS)
+.PHONY: all deps run check test clean experiments plots calib cuda sanitize validate bench fuzz fuzz-build tuner \
+	install uninstall
+all: $(TARGETS) $(MAN_PAGES)
 calib: all
 
 deps:
@@ -156,6 +172,9 @@ $(VERSION_H): FORCE
 $(B)/o/sim/provenance.o: $(VERSION_H)
 $(B)/o/sim/provenance.o: CPPFLAGS += -I$(B)/gen
 $(B)/o/platform/launch.o: CPPFLAGS += -DPLAT_TCMALLOC='"$(TCMALLOC)"'
+# where an installed binary finds the rest (util/paths.c), in every flavor
+%/util/paths.o: CPPFLAGS += -DUTIL_LIBEXEC_DIR='"$(LIBEXEC_REL)"' -DUTIL_LIB_DIR='"$(LIB_REL)"' \
+	-DUTIL_DATA_DIR='"$(DATA_REL)"'
 
 # ---- Programs: a folder's main.c over the libraries
 $(BIN)/simallreduce: $(B)/o/sim/main.o $(LAYERS)
@@ -332,6 +351,48 @@ $(BIN)/bench_tuner_query: bench/tuner_query.c $(TUNER_OBJ) $(TUNER_LIBS) | $(TUN
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -ldl -lm
 # ---- end of NCCL tuner plugin
+
+# ---- Manual pages and installation. The pages are made from the programs' --help (and
+# simcalib's commands'), the sections it has no room for written in man/man.sh.
+$(B)/man/%.1: $(BIN)/% man/man.sh
+	@mkdir -p $(@D)
+	man/man.sh $* $(BIN)/$* >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+# make install: the programs in bin/, the programs they start in libexec/simallreduce/, what
+# they load in lib/simallreduce/, the platforms in share/simallreduce/platforms/, the pages
+# in share/man/man1/. The installed programs find the rest relative to themselves
+# (util/paths.c, which takes these folders from here), so that a DESTDIR stage or a moved
+# prefix works as well. make uninstall removes the same files, then each folder install
+# made under the prefix, where it is left empty (one holding other files stays).
+INST_PROGS   := $(BIN)/simallreduce $(BIN)/simcalib
+# the programs they start: those make builds here, and simcalib_cuda where make cuda built it
+HELPERS      := ar_runner ar_runner_mpi simcalib_pp simcalib_pp_smpi simcalib_cuda
+INST_HELPERS := $(filter $(addprefix $(BIN)/,$(HELPERS)),$(TARGETS)) $(wildcard $(BIN)/simcalib_cuda)
+INST_LIBS    := $(BIN)/platform_zone.so $(TUNER_SO)
+INST_PLATS   := $(wildcard platforms/*.xml)
+# the folders, deepest first, that uninstall removes when empty (the prefix itself stays)
+INST_DIRS    := $(MAN_REL) share/man $(DATA_REL)/platforms $(DATA_REL) share $(LIB_REL) lib $(LIBEXEC_REL) libexec bin
+inst_root     = $(DESTDIR)$(PREFIX)
+
+install: all
+	@test -n "$(PREFIX)" || { echo "make install: PREFIX is empty" >&2; exit 2; }
+	install -d $(addprefix $(inst_root)/,bin $(LIBEXEC_REL) $(LIB_REL) $(DATA_REL)/platforms $(MAN_REL))
+	install -m 755 $(INST_PROGS) $(inst_root)/bin
+	install -m 755 $(INST_HELPERS) $(inst_root)/$(LIBEXEC_REL)
+	install -m 644 $(INST_LIBS) $(inst_root)/$(LIB_REL)
+	install -m 644 $(INST_PLATS) $(inst_root)/$(DATA_REL)/platforms
+	install -m 644 $(MAN_PAGES) $(inst_root)/$(MAN_REL)
+
+uninstall:
+	@test -n "$(PREFIX)" || { echo "make uninstall: PREFIX is empty" >&2; exit 2; }
+	rm -f $(addprefix $(inst_root)/bin/,$(notdir $(INST_PROGS))) \
+	  $(addprefix $(inst_root)/$(LIBEXEC_REL)/,$(HELPERS)) \
+	  $(addprefix $(inst_root)/$(LIB_REL)/,$(notdir $(INST_LIBS))) \
+	  $(addprefix $(inst_root)/$(DATA_REL)/platforms/,$(notdir $(INST_PLATS))) \
+	  $(addprefix $(inst_root)/$(MAN_REL)/,$(notdir $(MAN_PAGES)))
+	@for d in $(INST_DIRS); do \
+	  [ ! -d "$(inst_root)/$$d" ] || rmdir --ignore-fail-on-non-empty "$(inst_root)/$$d"; \
+	done
 
 # Keep intermediate objects.
 .SECONDARY:

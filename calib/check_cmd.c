@@ -94,15 +94,14 @@ static int write_hostfile(const plat_file *pf, const char *path, int *np)
 
 static int simulate(const char *platform, const char *sizes, md_data *sim, char *err, size_t errlen)
 {
-  char bindir[4096], prog[4200], hostfile[4200], out[4200], log[4200], np_s[16];
+  char prog[4200], hostfile[4200], out[4200], log[4200], np_s[16];
   const char *tmp = util_tmpdir_create_as("simcalib-check", err, errlen);
   if (!tmp)
     return SA_EIO;
-  if (cal_bin_dir(bindir, sizeof bindir) != 0) {
+  if (cal_helper_path("simcalib_pp_smpi", prog, sizeof prog) != 0) {
     snprintf(err, errlen, "cannot find where simcalib is installed");
     return SA_EIO;
   }
-  snprintf(prog, sizeof prog, "%s/simcalib_pp_smpi", bindir);
   if (access(prog, X_OK) != 0) {
     snprintf(err, errlen, "%.900s is missing (make calib builds it with smpicc)", prog);
     return SA_EIO;

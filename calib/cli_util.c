@@ -122,4 +122,8 @@ int cal_check_files(const char *cmd, const char *out, const char *const *in, int
 
 FILE *cal_table_stream(const char *out_path) { return strcmp(out_path, "-") == 0 ? stderr : stdout; }
 
-int cal_bin_dir(char *buf, size_t len) { return util_bin_dir(buf, len); }
+int cal_helper_path(const char *name, char *buf, size_t len)
+{
+  char bindir[4096];
+  return util_bin_dir(bindir, sizeof bindir) != 0 ? SA_EIO : util_helper_path(bindir, name, buf, len);
+}

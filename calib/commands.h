@@ -43,7 +43,8 @@ int cal_check_files(const char *cmd, const char *out, const char *const *in, int
 /* Where a human-readable table goes: stderr when the JSON output is stdout. */
 FILE *cal_table_stream(const char *out_path);
 
-/* The directory holding the running simcalib binary (its sibling programs live there). */
-int cal_bin_dir(char *buf, size_t len);
+/* Where the program NAME that simcalib starts (simcalib_pp, ...) is, in the tree or installed
+ * (util/paths.h). Returns 0, or nonzero when it cannot tell. */
+int cal_helper_path(const char *name, char *buf, size_t len);
 
 #endif

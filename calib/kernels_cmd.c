@@ -37,10 +37,9 @@ static const struct option longopts[] = {
 /* Hands the same options, less --device, to the CUDA binary, which writes the same schema. */
 static int run_cuda(int argc, char **argv)
 {
-  char bindir[4096], prog[4200], err[512];
-  if (cal_bin_dir(bindir, sizeof bindir) != 0)
+  char prog[4200], err[512];
+  if (cal_helper_path("simcalib_cuda", prog, sizeof prog) != 0)
     return cal_fail("cannot find where simcalib is installed");
-  snprintf(prog, sizeof prog, "%s/simcalib_cuda", bindir);
   if (access(prog, X_OK) != 0)
     return cal_fail("%s is missing: make cuda builds it where nvcc is installed", prog);
   util_argv a = {0};

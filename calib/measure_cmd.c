@@ -173,17 +173,16 @@ int cal_cmd_measure(int argc, char **argv)
 {
   measure_opts o;
   int status = parse(argc, argv, &o);
-  char bindir[4096], prog[4200], out[4300], err[512];
+  char prog[4200], out[4300], err[512];
   util_argv a = {0};
   md_data d = {0};
   if (status >= 0)
     goto done;
   status = 1;
-  if (cal_bin_dir(bindir, sizeof bindir) != 0) {
+  if (cal_helper_path("simcalib_pp", prog, sizeof prog) != 0) {
     cal_fail("cannot find where simcalib is installed");
     goto done;
   }
-  snprintf(prog, sizeof prog, "%s/simcalib_pp", bindir);
   if (access(prog, X_OK) != 0) {
     cal_fail("the ping-pong program %s is missing (make calib builds it with mpicc)", prog);
     goto done;

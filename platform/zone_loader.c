@@ -18,7 +18,7 @@
 int plat_zone_loader(const char *platform, char *so, size_t len)
 {
   char bindir[PATH_MAX];
-  if (util_bin_dir(bindir, sizeof bindir) != 0 || (size_t)snprintf(so, len, "%s/platform_zone.so", bindir) >= len ||
+  if (util_bin_dir(bindir, sizeof bindir) != 0 || util_library_path(bindir, "platform_zone.so", so, len) != 0 ||
       access(so, R_OK) != 0)
     return 0;
   FILE *f = fopen(platform, "r");

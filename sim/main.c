@@ -244,8 +244,7 @@ static int simulate_stretch(const sim_opts *o, const char *bindir, const plat_fi
   static int launches;
   snprintf(result, sizeof result, "%s/result%d.jsonl", tmp, launches++);
   snprintf(log, sizeof log, "%s/smpirun.log", tmp);
-  snprintf(runner, sizeof runner, "%s/ar_runner", bindir);
-  if (access(runner, X_OK) != 0) {
+  if (util_helper_path(bindir, "ar_runner", runner, sizeof runner) != 0 || access(runner, X_OK) != 0) {
     fprintf(stderr, "simallreduce: the runner %s is missing (run make)\n", runner);
     return 1;
   }

@@ -8,6 +8,7 @@
 #   bin/NAME must be a program the Makefile builds;
 # - every markdown link target exists, relative to its page, and so does its #anchor;
 # - every docs page is linked from README.md, and every docs/*.md the sources name exists;
+# - every project path named in a source comment exists (the rule is where it is checked);
 # - each block docs/gen.sh produces is what the code gives now.
 # Prints "100%: Checks: N, Failures: 0" like the Check tests. Run from the repository root.
 checks=0 failures=0
@@ -119,14 +120,62 @@ for p in docs/*.md; do
   grep -qF "]($p)" README.md || fail "README.md links no $p"
 done
 
-# docs pages the sources point readers to
+# the sources: C, C++, CUDA, shell, gnuplot and awk files and the Makefile
 find . -path ./.git -prune -o -path ./build -prune -o -path ./bin -prune -o -path ./tests/fuzz/corpus -prune -o \
-  -type f \( -name '*.[ch]' -o -name '*.sh' -o -name '*.cu' -o -name Makefile -o -name '*.gp' \) \
-  -exec grep -oHn 'docs/[A-Za-z0-9_-]*\.md' {} + | sort -t: -k3,3 -u >"$tmp/refs"
+  -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.cu' -o -name '*.sh' -o -name '*.gp' -o -name '*.awk' \
+  -o -name Makefile \) -print | sed 's|^\./||' | LC_ALL=C sort >"$tmp/sources"
+
+# docs pages the sources point readers to, in comments, help texts and messages
+# shellcheck disable=SC2046 # the file list is meant to split
+grep -oHn 'docs/[A-Za-z0-9_-]*\.md' $(cat "$tmp/sources") | sort -t: -k3,3 -u >"$tmp/refs"
 while IFS=: read -r file line ref; do
   checks=$((checks + 1))
   [ -e "$ref" ] || fail "$file:$line: $ref does not exist"
 done <"$tmp/refs"
+
+# Project paths the sources' comments name exist. A comment is what follows /* (to */) or //
+# in C, C++ and CUDA, and what follows a # that starts a line or a word elsewhere. A word
+# there is a project path when its first component is one of the tree's top-level folders
+# (`runner/runner_stream.c`, `calib/`, `docs/tuner.md`; placeholders as above; what builds
+# and runs make, bin/, build/, results/, plots/out/, is not looked for), or when it names a
+# file of a kind the project is written in (.c .h .cpp .cu .sh .md .gp .awk .exp .xml) under
+# a lowercase folder that is not ours (one the tree no longer has), except the source trees
+# the comments cite as where a rule comes from, NCCL's `src/` and SimGrid's `xbt/`. Absolute
+# paths (/proc/self/exe, system headers) and printf patterns (%s/x.json) are not project
+# paths.
+# shellcheck disable=SC2046 # the file list is meant to split
+awk -v top="$top" '
+  BEGIN { n = split(top, t, " "); for (i = 1; i <= n; i++) istop[t[i]] = 1; istop["bin"] = istop["build"] = 0 }
+  FNR == 1 { clike = (FILENAME ~ /\.(c|h|cpp|cu)$/); inside = 0 }
+  {
+    s = $0; text = ""
+    if (clike) {
+      while (s != "") {
+        if (inside) {
+          e = index(s, "*/")
+          if (e) { text = text " " substr(s, 1, e - 1); s = substr(s, e + 2); inside = 0 }
+          else { text = text " " s; s = "" }
+        } else {
+          b = index(s, "/*"); l = index(s, "//")
+          if (l && (!b || l < b)) { text = text " " substr(s, l + 2); s = "" }
+          else if (b) { s = substr(s, b + 2); inside = 1 }
+          else s = ""
+        }
+      }
+    } else if (match(s, /(^|[ \t])#/)) text = substr(s, RSTART + RLENGTH)
+    s = " " text
+    while (match(s, /[^A-Za-z0-9_.\/~$%-][A-Za-z0-9_.-]+\/[A-Za-z0-9_.\/<>*{}+-]*/)) {
+      w = substr(s, RSTART + 1, RLENGTH - 1); s = substr(s, RSTART + RLENGTH)
+      sub(/\.+$/, "", w); split(w, c, "/")
+      if (c[1] in istop) { if (istop[c[1]] && w !~ /^(results|plots\/out)(\/|$)/) print FILENAME ":" FNR "\t" w }
+      else if (c[1] ~ /^[a-z][a-z0-9_-]*$/ && c[1] != "src" && c[1] != "xbt" && w ~ /\.(c|h|cpp|cu|sh|md|gp|awk|exp|xml)$/)
+        print FILENAME ":" FNR "\t" w
+    }
+  }' $(cat "$tmp/sources") | sort -t "$tab" -k2,2 -u >"$tmp/commented"
+while IFS="$tab" read -r where word; do
+  checks=$((checks + 1))
+  exists "$word" || fail "$where: a comment names $word, which does not exist"
+done <"$tmp/commented"
 
 # the generated blocks: what the code prints now
 for b in $(docs/gen.sh --list); do

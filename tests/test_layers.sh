@@ -3,7 +3,7 @@
 # - every folder that holds source is declared, every declared folder exists, each may
 #   include only folders declared before it (the layers are an order, bottom first), and its
 #   list is whole (what a folder it may include may include, it may too);
-# - every include ("dir/file.h", or a file of its own folder) reaches its own folder or one
+# - every include ("DIR/FILE.h", or a file of its own folder) reaches its own folder or one
 #   its line lists: nothing runs upward or sideways;
 # - no include cycle between files (a header that, through what it includes, includes itself);
 # - no two folders hold a file of one name (main.c, a folder's program, aside);
