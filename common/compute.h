@@ -34,8 +34,8 @@ typedef enum {
   X(ll_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL protocol, every channel together") \
   X(ll128_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL128 protocol")     \
   X(simple_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's Simple protocol")   \
-  X(ll128_lat, SA_PROP_TIME, "seconds a slice of NCCL's LL128 protocol takes on each hop beyond its route") \
-  X(simple_lat, SA_PROP_TIME, "seconds a slice of NCCL's Simple protocol takes on each hop beyond its route") \
+  X(ll128_lat, SA_PROP_TIME, "seconds a slice of NCCL's LL128 protocol takes on each of a GPU's own hops (NVLink, PCIe) beyond its route") \
+  X(simple_lat, SA_PROP_TIME, "seconds a slice of NCCL's Simple protocol takes on each of a GPU's own hops (NVLink, PCIe) beyond its route") \
   X(nvls_bw, SA_PROP_RATE, "bytes of the buffer per second NCCL's NVLS reduces and multicasts through a node's NVSwitch (none: NCCL's model of NVLS)")
 
 typedef struct {

@@ -404,6 +404,8 @@ double nccl_launch_s(int algo, int proto)
 
 double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto)
 {
+  if (hw == NCCL_HW_NET)
+    return nccl_hop_extra_s(hw, algo, proto);
   double v = proto == NCCL_PROTO_LL128 ? c->ll128_lat : proto == NCCL_PROTO_SIMPLE ? c->simple_lat : 0;
   return v > 0 ? v : nccl_hop_extra_s(hw, algo, proto);
 }

@@ -170,8 +170,12 @@ uint64_t nccl_wire_bytes(int proto, uint64_t bytes);
  * takes with LL (the transport itself: NCCL's lowest per-hop latency), from the default
  * version's hwLat; and the fixed latency of one collective (NCCL's baseLat), in seconds. */
 double nccl_hop_extra_s(int hw, int algo, int proto);
-/* The same on hosts of compute properties c: ll_lat, ll128_lat or simple_lat, every hop alike,
- * where the platform gives it (fitted to a cluster's measurements), else NCCL's. */
+/* The same on hosts of compute properties c: on a GPU's own hops (NVLink, PCIe) ll_lat,
+ * ll128_lat or simple_lat where the platform gives it (fitted to a cluster's measurements),
+ * else NCCL's; across the network always NCCL's, whose step goes through the proxy thread
+ * and the NIC (hwLat's NET row: Simple 14 us against LL's 2.7 on a ring), not the GPU: a fit
+ * of a ring at LL128 said nothing of it, and its one figure for every hop had made NVLS
+ * tree's Simple steps across nodes 11 us shorter each. */
 double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto);
 double nccl_launch_s(int algo, int proto);
 
