@@ -146,7 +146,7 @@ static int run(const fit_opts *o, int nin, char **in)
     sa_compute p;
     char desc[512];
     if (fit_compute_props_of(&comp, &p) == 0) {
-      sa_compute_describe(&p, desc, sizeof desc);
+      sa_compute_describe(&p, SA_DESCRIBE_SPARSE, desc, sizeof desc);
       fprintf(tab, "# compute (%s): %s\n", comp.device, desc);
     }
   } else if (crc != SA_ENODATA) {

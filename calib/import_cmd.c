@@ -22,7 +22,9 @@ static void usage(FILE *f)
         "on stderr. --path says whether the OSU pair was on one node or two (default inter);\n"
         "--ranks and --nodes give osu_allreduce's shape where its log has no launcher line\n"
         "(mpirun -np N) saying it. A malformed row, another collective or tool, a run cut short\n"
-        "(unless --partial) or a file that is not a log exits 2 naming the line.\n",
+        "(unless --partial) or a file that is not a log exits 2 naming the line. Without -o the\n"
+        "JSON goes to stdout and a table of the points to stderr; with -o FILE one line on stdout\n"
+        "says what was written there.\n",
         f);
 }
 
@@ -56,6 +58,17 @@ static void notes(const char *log, const imp_report *rep, const md_data *d)
     if (d->runs[r].dtype_assumed)
       fprintf(stderr, "simcalib: import: run %zu (%s, line %ld) does not name its datatype: %s assumed, the "
               "type it reduces by default\n", r, d->runs[r].test, d->runs[r].line, d->runs[r].dtype);
+}
+
+/* -o FILE: the points go to the file and one line on stdout says where; a table of them
+ * would print the log again. */
+static int wrote(const md_data *d, const char *out)
+{
+  int rc = cal_data_write(d, out);
+  if (rc == 0)
+    printf("wrote %zu point%s of %zu run%s to %s\n", d->n, d->n == 1 ? "" : "s", d->nruns, d->nruns == 1 ? "" : "s",
+           out);
+  return rc;
 }
 
 int cal_cmd_import(int argc, char **argv)
@@ -115,7 +128,7 @@ int cal_cmd_import(int argc, char **argv)
     status = rc == SA_ENOMEM ? cal_fail("%s", err) : cal_bad("%s", err);
   else {
     notes(log, &rep, &d);
-    status = cal_data_emit(&d, out);
+    status = strcmp(out, "-") == 0 ? cal_data_emit(&d, out) : wrote(&d, out);
   }
   md_data_free(&d);
   return status;

@@ -50,10 +50,15 @@ void cal_data_print(FILE *f, const md_data *d)
   }
 }
 
+int cal_data_write(const md_data *d, const char *out)
+{
+  return md_data_write(d, out) != 0 ? cal_fail("cannot write %s: %s", out, strerror(errno)) : 0;
+}
+
 int cal_data_emit(const md_data *d, const char *out)
 {
-  if (md_data_write(d, out) != 0)
-    return cal_fail("cannot write %s: %s", out, strerror(errno));
-  cal_data_print(cal_table_stream(out), d);
-  return 0;
+  int rc = cal_data_write(d, out);
+  if (rc == 0)
+    cal_data_print(cal_table_stream(out), d);
+  return rc;
 }

@@ -2,6 +2,7 @@
 #include "compute.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,20 +78,45 @@ int sa_compute_parse(int i, const char *text, double *out, char *why, size_t why
   return rc;
 }
 
-void sa_compute_describe(const sa_compute *c, char *buf, size_t len)
+/* Appends to buf (len bytes, n of them used) what fmt says; returns the new length, at most
+ * len - 1 where the text was cut. */
+static size_t append(char *buf, size_t len, size_t n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static size_t append(char *buf, size_t len, size_t n, const char *fmt, ...)
 {
-  int n = snprintf(buf, len,
-                   "reduce %.6g GB/s + %.6g us, copy %.6g GB/s, top-k %.6g us + %.6g ns/element, MSTopK %.6g us + %.6g "
-                   "ns/byte, scatter-add %.6g us + %.6g ns/pair",
-                   c->reduce_bw / 1e9, c->reduce_lat * 1e6, c->copy_bw / 1e9, c->topk_a * 1e6, c->topk_b * 1e9,
-                   c->mstopk_a * 1e6, c->mstopk_b * 1e9, c->scatter_a * 1e6, c->scatter_b * 1e9);
-  /* NCCL's own, where a platform was fitted with them */
-  if (n > 0 && (size_t)n < len && (c->launch_lat > 0 || c->ll_bw > 0 || c->ll128_bw > 0 || c->simple_bw > 0))
-    n += snprintf(buf + n, len - (size_t)n,
-                  ", NCCL launch %.6g us, GPU writing LL %.6g GB/s, LL128 %.6g GB/s, Simple %.6g GB/s, per hop LL128 %.6g "
-                  "us, Simple %.6g us",
-                  c->launch_lat * 1e6, c->ll_bw / 1e9, c->ll128_bw / 1e9, c->simple_bw / 1e9, c->ll128_lat * 1e6,
-                  c->simple_lat * 1e6);
-  if (n > 0 && (size_t)n < len && c->nvls_bw > 0)
-    snprintf(buf + n, len - (size_t)n, ", NVLS %.6g GB/s", c->nvls_bw / 1e9);
+  if (n + 1 >= len)
+    return n;
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(buf + n, len - n, fmt, ap);
+  va_end(ap);
+  return k < 0 ? n : n + (size_t)k < len ? n + (size_t)k : len - 1;
+}
+
+void sa_compute_describe(const sa_compute *c, unsigned parts, char *buf, size_t len)
+{
+  if (len == 0)
+    return;
+  buf[0] = 0;
+  size_t n = append(buf, len, 0, "reduce %.6g GB/s + %.6g us, copy %.6g GB/s", c->reduce_bw / 1e9, c->reduce_lat * 1e6,
+                    c->copy_bw / 1e9);
+  if (parts & SA_DESCRIBE_SPARSE)
+    n = append(buf, len, n, ", top-k %.6g us + %.6g ns/element, MSTopK %.6g us + %.6g ns/byte, scatter-add %.6g us + "
+               "%.6g ns/pair", c->topk_a * 1e6, c->topk_b * 1e9, c->mstopk_a * 1e6, c->mstopk_b * 1e9,
+               c->scatter_a * 1e6, c->scatter_b * 1e9);
+  /* NCCL's own, where a platform was fitted with them; a protocol's rate of 0 charges
+   * nothing for the GPU's writing (a multi-node log leaves it to the NICs): left out */
+  if (c->launch_lat > 0 || c->ll_bw > 0 || c->ll128_bw > 0 || c->simple_bw > 0) {
+    const double rate[3] = {c->ll_bw, c->ll128_bw, c->simple_bw};
+    const char *proto[3] = {"LL", "LL128", "Simple"};
+    n = append(buf, len, n, ", NCCL launch %.6g us, GPU writing", c->launch_lat * 1e6);
+    int any = 0;
+    for (int i = 0; i < 3; i++)
+      if (rate[i] > 0)
+        n = append(buf, len, n, "%s %s %.6g GB/s", any++ ? "," : "", proto[i], rate[i] / 1e9);
+    if (!any)
+      n = append(buf, len, n, " not charged");
+    n = append(buf, len, n, ", per hop LL128 %.6g us, Simple %.6g us", c->ll128_lat * 1e6, c->simple_lat * 1e6);
+  }
+  if (c->nvls_bw > 0)
+    append(buf, len, n, ", NVLS %.6g GB/s", c->nvls_bw / 1e9);
 }

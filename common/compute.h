@@ -65,9 +65,15 @@ int sa_compute_find(const char *name);
  * least 1 kB/s, a time of at most 10 s, a per-unit cost of at most 1 s, none negative, NaN
  * or infinite). Returns 0, or SA_EINVAL with why saying what is wrong with it. */
 int sa_compute_parse(int i, const char *text, double *out, char *why, size_t whylen);
+/* What sa_compute_describe tells: the dense work (sums, copies) and NCCL's figures always;
+ * the top-k selections and scatter-add with SA_DESCRIBE_SPARSE, where they were measured or
+ * a platform charges them (not in the summary of a fit of allreduce logs, which says
+ * nothing of them). */
+enum { SA_DESCRIBE_DENSE = 0, SA_DESCRIBE_SPARSE = 1 };
 /* One line for people: "reduce 255 GB/s + 0 us, copy 382.5 GB/s, top-k 10 us + 9.3
- * ns/element, MSTopK ... ns/byte, scatter-add ... ns/pair". */
-void sa_compute_describe(const sa_compute *c, char *buf, size_t len);
+ * ns/element, MSTopK ... ns/byte, scatter-add ... ns/pair"; NCCL's protocols' rates only
+ * where they are charged ("GPU writing not charged" where none is). */
+void sa_compute_describe(const sa_compute *c, unsigned parts, char *buf, size_t len);
 
 /* The same range check for a value already read as a number. */
 int sa_compute_check(int i, double v, char *why, size_t whylen);

@@ -13,7 +13,7 @@ set -eu
 bin=${SIMALLREDUCE_BIN:-bin/simallreduce}
 cal=${SIMCALIB_BIN:-bin/simcalib}
 names="make-run folders algos-list algorithms cost-formulas models layers catalogue model-vs-sim validation-reference
-  nccl-tests-walkthrough"
+  nccl-tests-walkthrough nccl-fit-tables"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
@@ -121,6 +121,12 @@ validation_reference() {
     }' "$tmp/s"
 }
 
+# log_times LOG: "bytes seconds" of each out-of-place allreduce of a log's first run.
+log_times() {
+  "$cal" import nccl-tests "$1" 2>/dev/null |
+    jq -r '.points[] | select(.inplace == false and .run == 0) | "\(.bytes) \(.time_s)"' || die "cannot import $1"
+}
+
 # nccl-tests-walkthrough: docs/nccl-tests.md: a 2-node log to a 4-node platform (NCCL's own
 # algorithms, fitted from 1 MiB) and its prediction there, NCCL's choice at each size.
 logs=tests/data/measured
@@ -133,6 +139,59 @@ nccl_walkthrough() {
   echo "\$ bin/simallreduce --platform hgx4.xml --algo nccl --sizes 1M:16G --timing nccl-tests --mode model"
   "$bin" --platform "$tmp/hgx4.xml" --algo nccl --sizes 1M:16G --timing nccl-tests --mode model 2>&1 | sed "s|$tmp/||g"
   echo '```'
+  # the same prediction against L08, 4 nodes of the same cluster
+  "$bin" --platform "$tmp/hgx4.xml" --algo nccl --sizes 1M:16G --timing nccl-tests --mode model --csv "$tmp/hgx4.csv" \
+    >/dev/null || die "hgx4.xml: the model did not run"
+  log_times "$logs/L08_hgx_h100_4node32_nccl2262_runline.log" >"$tmp/l08"
+  echo
+  awk -F, '
+    NR == FNR { split($0, f, " "); log_s[f[1]] = f[2]; next }
+    /^#/ { next }
+    !header++ { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    ($col["bytes"] in log_s) {
+      b = $col["bytes"]; e = 100 * ($col["model_time_s"] - log_s[b]) / log_s[b]
+      s += log(e < 0 ? -e : e); n++
+      if (b >= 67108864) { lo = n64++ ? (e < lo ? e : lo) : e; hi = n64 > 1 ? (e > hi ? e : hi) : e }
+    }
+    END { printf "Against L08 (4 nodes of the same cluster) at its %d sizes from 1 MiB: geometric mean |error| %.0f%%, %+.0f%% to %+.0f%% from 64 MiB.\n",
+                 n, exp(s / n), lo, hi }' "$tmp/l08" "$tmp/hgx4.csv"
+}
+
+# nccl-fit-tables: docs/nccl-tests.md: the platforms fitted to L02 and L12 (as
+# tests/data/platforms/ holds them), NCCL's choice and the cost model at each size of the log
+# against it. The model only: the simulation of 8 GiB takes minutes (tests/check_nccl_fit.c
+# holds it to the model's bounds at a few sizes).
+# fit_table LOG PLATFORM ALGO SIZES prints one table and its errors' median and maximum.
+fit_table() {
+  log_times "$1" >"$tmp/log"
+  "$bin" --platform "$2" --algo "$3" --sizes "$4" --timing nccl-tests --mode model --csv "$tmp/fit.csv" >/dev/null ||
+    die "$2: the model did not run"
+  awk -F, '
+    function label(b) { return b >= 1073741824 ? b / 1073741824 "G" : b >= 1048576 ? b / 1048576 "M" : b >= 1024 ? b / 1024 "K" : b }
+    NR == FNR { split($0, f, " "); log_s[f[1]] = f[2]; next }
+    /^#/ { next }
+    !header++ { for (i = 1; i <= NF; i++) col[$i] = i
+                print "| size | NCCL'"'"'s choice | log (us) | model (us) | error |"; print "|---|---|---|---|---|"; next }
+    ($col["bytes"] in log_s) {
+      b = $col["bytes"]; l = log_s[b] * 1e6; m = $col["model_time_s"] * 1e6; e = 100 * (m - l) / l
+      printf "| %s | `%s` | %.2f | %.2f | %+.1f%% |\n", label(b), $col["nccl"], l, m, e
+      print (e < 0 ? -e : e) > errs
+    }' errs="$tmp/errs" "$tmp/log" "$tmp/fit.csv"
+  echo
+  sort -g "$tmp/errs" | awk '{ v[++n] = $1 } END {
+    printf "The model against the log, median / max |error|: %.1f%% / %.1f%% over %d sizes.\n",
+           n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2, v[n], n }'
+}
+
+nccl_fit_tables() {
+  need_bin
+  echo "L02 (1 x 8 A100), \`--algo nccl\` on \`tests/data/platforms/l02_nccl_fit.xml\`:"
+  echo
+  fit_table $logs/L02_a100x8_superbench.log tests/data/platforms/l02_nccl_fit.xml nccl 8:8G:2
+  echo
+  echo "L12 (2 x 8 H100, ring forced), \`--algo nccl-ring\` on \`tests/data/platforms/l12_nccl_ring_fit.xml\`:"
+  echo
+  fit_table $logs/L12_gjaion_h100_2node16_ring.log tests/data/platforms/l12_nccl_ring_fit.xml nccl-ring 1M:8G:2
 }
 
 # ---- The tree and the algorithms, from the one place each is stated: layers.conf, each
@@ -296,6 +355,7 @@ block() {
     model-vs-sim) model_vs_sim ;;
     validation-reference) validation_reference ;;
     nccl-tests-walkthrough) nccl_walkthrough ;;
+    nccl-fit-tables) nccl_fit_tables ;;
     *) die "no block '$1' (blocks: $names)" ;;
   esac
 }

@@ -373,7 +373,7 @@ void fit_cluster_report(FILE *f, const fit_cluster *c, const fit_cluster_opts *o
           x->topo.nic_bw / 1e9, x->topo.nic_lat * 1e6, x->free[FIT_P_NIC_BW] ? "" : " (not fitted: no multi-node run)");
   if (x->half <= 0) {
     char desc[512];
-    sa_compute_describe(&x->compute, desc, sizeof desc);
+    sa_compute_describe(&x->compute, SA_DESCRIBE_DENSE, desc, sizeof desc);
     fprintf(f, "# no ramp; device: %s\n", desc);
   } else
     fprintf(f, "# ramp: a message of s bytes moves at e(s) = 1/(1+(%.4g/s)^%.3g) of its link's rate (%.0f%% at 1 MiB, %.0f%% "

@@ -58,7 +58,7 @@ void fit_base_from_pingpong(const fit_calibration *c, const char *path, int nics
                           "     acknowledgements.\n",
                           c->smpi.reference, b->set[FIT_SMPI_LAT], b->set[FIT_SMPI_BW], b->set[FIT_SMPI_OR]);
   char desc[512];
-  sa_compute_describe(&c->compute, desc, sizeof desc);
+  sa_compute_describe(&c->compute, SA_DESCRIBE_SPARSE, desc, sizeof desc);
   if (c->has_compute && n < sizeof b->notes)
     n += (size_t)snprintf(b->notes + n, sizeof b->notes - n, "     Compute (%s kernels; 0: not measured, not charged):\n       %s.\n",
                           c->compute_device, desc);
@@ -83,7 +83,7 @@ void fit_base_from_preset(const topo_preset *p, int nic_given, fit_platform_base
   topo_preset_compute(p, &b->spec.compute);
   b->spec.host_speed = p->flops;
   char desc[512], how[400];
-  sa_compute_describe(&b->spec.compute, desc, sizeof desc);
+  sa_compute_describe(&b->spec.compute, SA_DESCRIBE_SPARSE, desc, sizeof desc);
   const char *file = topo_preset_measured(p);
   if (file)
     snprintf(how, sizeof how, "     Compute, measured on the GPU (simcalib kernels --device cuda, %s):\n", file);
@@ -125,7 +125,7 @@ void fit_base_from_cluster(const fit_cluster_cal *c, fit_platform_base *b)
   }
   const topo_preset *p = topo_preset_find(c->preset);
   char desc[512];
-  sa_compute_describe(&c->compute, desc, sizeof desc);
+  sa_compute_describe(&c->compute, SA_DESCRIBE_SPARSE, desc, sizeof desc);
   snprintf(b->notes, sizeof b->notes,
            "%s\n     Compute (%s), derived from the GPU's memory bandwidth as platforms/tencent16.xml does:\n"
            "       %s.\n     Sources of the starting point: %s.",

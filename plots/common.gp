@@ -31,6 +31,13 @@ size_axis = 'set logscale x 2; set xtics ("1K" 2**10, "4K" 2**12, "16K" 2**14, "
 name(i) = exists("legend") && words(legend) >= i ? word(legend, i) : word(algos, i)
 # the same with a label every 16x, for narrow panels
 size_axis_sparse = 'set logscale x 2; set xtics ("1K" 2**10, "" 2**12, "" 2**14, "64K" 2**16, "" 2**18, "" 2**20, "4M" 2**22, "" 2**24, "" 2**26, "256M" 2**28, "" 2**30, "" 2**32); set xlabel "message size per rank (bytes)"'
+# a size as nccl-tests writes it: 1K, 2K, ... 1M, ... 1G (powers of 1024, as sizes are given)
+size_label(x) = x >= 2**30 ? sprintf('%dG', x / 2**30) : x >= 2**20 ? sprintf('%dM', x / 2**20) : \
+                x >= 2**10 ? sprintf('%dK', x / 2**10) : sprintf('%d', x)
+# the same axis for a panel whose sizes may span 1 B to 64 GiB: a labelled tick at every power
+# of 4 and a small one between, the labels slanted so that sixteen fit a narrow panel (gnuplot
+# draws only the ticks within the data's range)
+size_axis_pow4 = 'set logscale x 2; set format x ""; set xtics () rotate by 45 right; do for [k = 0:36] { set xtics add (k % 2 ? "" : size_label(2**k) 2**k k % 2) }; set mxtics 1; set xlabel "message size per rank (bytes)"'
 # the same axis without labels, for a panel above another that has them
 size_axis_bare = 'set logscale x 2; set xtics ("" 2**10, "" 2**12, "" 2**14, "" 2**16, "" 2**18, "" 2**20, "" 2**22, "" 2**24, "" 2**26, "" 2**28, "" 2**30, "" 2**32); set xlabel ""'
 # file(i): algorithm i's data file (plots/series.awk: x, time ms, model ms, busbw GB/s)

@@ -9,7 +9,7 @@ if (fmt eq "svg") {
 set output out.".".fmt
 meas = data."-measured.dat"
 set multiplot layout 1,2 margins 0.07, 0.80, 0.12, 0.88 spacing 0.08 title title
-@size_axis_sparse
+@size_axis_pow4
 set logscale y
 set format y "%g"
 set ylabel "bus bandwidth (GB/s)"

@@ -24,10 +24,7 @@ set logscale x
 set grid xtics ytics lc rgb '#dddddd'
 set xlabel 'size per rank (bytes)'
 set ylabel 'time / measured median'
-# sizes in bytes as nccl-tests writes them: a tick at every power of two, labelled 1K, 2K, ...
-# 1M, ... 1G (powers of 1024, as the sizes are given)
-size_label(x) = x >= 2**30 ? sprintf('%dG', x / 2**30) : x >= 2**20 ? sprintf('%dM', x / 2**20) : \
-                x >= 2**10 ? sprintf('%dK', x / 2**10) : sprintf('%d', x)
+# a tick at every power of two, labelled as nccl-tests writes sizes (common.gp's size_label)
 set format x ''
 set xtics ()
 do for [k = 0:34] { set xtics add (size_label(2**k) 2**k) }

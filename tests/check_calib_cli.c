@@ -102,6 +102,10 @@ START_TEST(fit_recovers_the_laws)
   write_measurement(path[PP]);
   cli_result r = cli_simcalib("fit %s -o %s", path[PP], path[CALIB]);
   ck_assert_msg(r.status == 0, "%s", r.err);
+  /* the kernels measured the selections: the summary gives them */
+  ck_assert_msg(strstr(r.out, "# compute (cpu): reduce 100 GB/s + 5 us, copy 200 GB/s, top-k 10 us + 2 ns/element, "
+                              "MSTopK 20 us + 0.125 ns/byte, scatter-add 1 us + 3 ns/pair\n"),
+                "%s", r.out);
   cli_result_free(&r);
   cJSON *c = load(path[CALIB]);
   const double alpha[2][2] = {{0.5e-6, 3e-6}, {4e-6, 12e-6}}, bw[2][2] = {{8e9, 5e9}, {2e9, 1.2e9}};
@@ -366,7 +370,15 @@ START_TEST(import_real_logs)
   ck_assert_msg(r.status == 0, "%s", r.err);
   ck_assert_msg(strstr(r.err, "simcalib: import: skipped 11 lines that are not part of the table\n") == r.err, "%s",
                 r.err);
-  ck_assert_ptr_nonnull(strstr(r.out, "# run 0: all_reduce_perf (nccl-tests), NCCL 2.26.2+cuda12.8, 32 ranks = 4 "
+  /* with -o, one line on stdout says what went where */
+  char wrote[256];
+  snprintf(wrote, sizeof wrote, "wrote 64 points of 1 run to %s\n", path[OUT]);
+  ck_assert_str_eq(r.out, wrote);
+  cli_result_free(&r);
+  /* without, the JSON takes stdout and the table goes to stderr */
+  r = cli_simcalib("import nccl-tests tests/data/measured/X02_concat_L07_L08_two_runs.log --run 1");
+  ck_assert_msg(r.status == 0 && strncmp(r.out, "{", 1) == 0, "%s", r.out);
+  ck_assert_ptr_nonnull(strstr(r.err, "# run 0: all_reduce_perf (nccl-tests), NCCL 2.26.2+cuda12.8, 32 ranks = 4 "
                                       "nodes x 8 (NVIDIA H100 80GB HBM3), fp32 sum, from line 73"));
   cli_result_free(&r);
   doc = load(path[OUT]);
@@ -396,6 +408,33 @@ START_TEST(import_real_logs)
 }
 END_TEST
 
+/* The summary of a fit of allreduce logs gives what the fit used: no selection costs (an
+ * allreduce log says nothing of them), and only the GPU's writing rates that are charged (a
+ * log across nodes leaves them to the NICs: "not charged", never "0 GB/s"). */
+START_TEST(fit_summary_says_what_it_fitted)
+{
+  static const struct {
+    const char *log, *nodes, *want;
+  } cases[] = {
+      {"L06_efa_2node_v100_nccl264.log", "2", "GPU writing not charged, per hop"},
+      {"L03_a100x2_nccl2205_info.log", "1", "GPU writing LL 175 GB/s, LL128 "},
+  };
+  for (int i = 0; i < 2; i++) {
+    cli_result r = cli_simcalib("platform --from-nccl-tests tests/data/measured/%s --nodes %s -o %s", cases[i].log,
+                                cases[i].nodes, path[XML]);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *dev = strstr(r.err, "# no ramp; device: reduce ");
+    ck_assert_msg(dev != NULL, "%s", r.err);
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(dev, "\n"), dev);
+    ck_assert_msg(strstr(line, cases[i].want) && !strstr(line, "top-k") && !strstr(line, "MSTopK") &&
+                      !strstr(line, "scatter-add") && !strstr(line, " 0 GB/s"),
+                  "%s", line);
+    cli_result_free(&r);
+  }
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("calib_cli");
@@ -411,6 +450,7 @@ int main(void)
   tcase_add_test(tc, bad_input_exits_2);
   tcase_add_test(tc, import_refuses_dev_zero);
   tcase_add_test(tc, import_real_logs);
+  tcase_add_test(tc, fit_summary_says_what_it_fitted);
   suite_add_tcase(s, tc);
   return check_run(s);
 }
