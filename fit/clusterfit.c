@@ -13,6 +13,7 @@
 #include "common/sa_error.h"
 #include "models/cost.h"
 #include "models/cost_nccl.h"
+#include "fdjac.h"
 #include "smpi_fit.h"
 #include "topo/routes.h"
 
@@ -112,6 +113,8 @@ typedef struct {
   fit_crun *runs;
   int nruns, np, idx[FIT_NPARAM];
   double start[FIT_NPARAM]; /* the descent's coordinates (coord) where the fit began */
+  gsl_vector *last_x, *last_f; /* the residuals' last evaluation, the Jacobian's base */
+  int workers;                 /* the Jacobian's columns computed at once (fdjac.h) */
 } problem;
 
 /* The descent's coordinate of parameter i at value v (its log), and back: at most its bound,
@@ -145,16 +148,36 @@ static int residuals(const gsl_vector *x, void *data, gsl_vector *out)
     if (has_prior(pb->idx[i]))
       gsl_vector_set(out, k++, (pb->idx[i] == FIT_P_NIC_BW ? PRIOR_NIC : PRIOR) *
                                    (gsl_vector_get(x, (size_t)i) - pb->start[pb->idx[i]]));
+  if (pb->last_x && pb->last_f) {
+    gsl_vector_memcpy(pb->last_x, x);
+    gsl_vector_memcpy(pb->last_f, out);
+  }
   return GSL_SUCCESS;
 }
 
 #define FD_STEP 1e-4
 
+/* The Jacobian at x from the residuals there (GSL evaluates them just before: kept, else
+ * computed again), its columns side by side (fdjac.c). */
+static int jacobian(const gsl_vector *x, void *data, gsl_matrix *J)
+{
+  problem *pb = data;
+  if (!gsl_vector_equal(x, pb->last_x) && residuals(x, pb, pb->last_f) != GSL_SUCCESS)
+    return GSL_EDOM;
+  gsl_vector *f0 = gsl_vector_alloc(pb->last_f->size);
+  if (!f0)
+    return GSL_ENOMEM;
+  gsl_vector_memcpy(f0, pb->last_f);
+  int rc = fit_fdjac(residuals, pb, x, f0, FD_STEP, pb->workers, J);
+  gsl_vector_free(f0);
+  return rc;
+}
+
 /* One Levenberg-Marquardt descent from f's parameters; the sum of squared residuals it ends
  * at (HUGE_VAL when GSL gave up), f holding where. */
 static double descend(problem *pb, size_t n, size_t maxiter)
 {
-  gsl_multifit_nlinear_fdf fdf = {.f = residuals, .n = n, .p = (size_t)pb->np, .params = pb};
+  gsl_multifit_nlinear_fdf fdf = {.f = residuals, .df = jacobian, .n = n, .p = (size_t)pb->np, .params = pb};
   gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
   /* the Jacobian's differences: NCCL's models replay events in time, whose times come out
    * piecewise (a slice's end rounds where another's begins), not smooth at GSL's default
@@ -162,8 +185,11 @@ static double descend(problem *pb, size_t n, size_t maxiter)
   fp.h_df = FD_STEP;
   gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, (size_t)pb->np);
   gsl_vector *x = gsl_vector_alloc((size_t)pb->np);
+  pb->last_x = gsl_vector_alloc((size_t)pb->np);
+  pb->last_f = gsl_vector_alloc(n);
+  pb->workers = fit_fdjac_workers();
   double cost = HUGE_VAL;
-  if (w && x) {
+  if (w && x && pb->last_x && pb->last_f) {
     for (int i = 0; i < pb->np; i++)
       gsl_vector_set(x, (size_t)i, coord(pb->f, pb->idx[i], *param(pb->f, pb->idx[i])));
     int info;
@@ -184,6 +210,9 @@ static double descend(problem *pb, size_t n, size_t maxiter)
     }
   }
   gsl_vector_free(x);
+  gsl_vector_free(pb->last_x);
+  gsl_vector_free(pb->last_f);
+  pb->last_x = pb->last_f = NULL;
   if (w)
     gsl_multifit_nlinear_free(w);
   return cost;
@@ -249,7 +278,7 @@ static int proto_unused(int i, const fit_crun *runs, int nruns)
 
 static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
 {
-  problem pb = {f, runs, nruns, 0, {0}, {0}};
+  problem pb = {f, runs, nruns, 0, {0}, {0}, NULL, NULL, 1};
   size_t n = 0;
   if (f->quick)
     f->quick = QUICK_FIRST;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "common/sa_error.h"
+#include "fit/fdjac.h"
 #include "fit/fit.h"
 #include "check_util.h"
 
@@ -146,10 +147,54 @@ START_TEST(piecewise_uses_no_more_segments_than_needed)
 }
 END_TEST
 
+/* r(x) = (x0^2, x0 x1, sin x1, 3): a Jacobian known in closed form; refuses x1 past 10. */
+static int curve(const gsl_vector *x, void *params, gsl_vector *out)
+{
+  (void)params;
+  double a = gsl_vector_get(x, 0), b = gsl_vector_get(x, 1);
+  if (b > 10)
+    return GSL_EDOM;
+  gsl_vector_set(out, 0, a * a);
+  gsl_vector_set(out, 1, a * b);
+  gsl_vector_set(out, 2, sin(b));
+  gsl_vector_set(out, 3, 3);
+  return GSL_SUCCESS;
+}
+
+/* The same Jacobian in this process and in children, bit for bit, and the closed form's to
+ * the step's order; a column that fails fails the whole, from a child too. */
+START_TEST(jacobian_columns_side_by_side)
+{
+  gsl_vector *x = gsl_vector_alloc(2), *f0 = gsl_vector_alloc(4);
+  gsl_matrix *one = gsl_matrix_alloc(4, 2), *many = gsl_matrix_alloc(4, 2);
+  gsl_vector_set(x, 0, 1.5);
+  gsl_vector_set(x, 1, 0.0); /* a zero coordinate: the step is h itself */
+  curve(x, NULL, f0);
+  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, 1, one), GSL_SUCCESS);
+  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, 3, many), GSL_SUCCESS);
+  const double want[4][2] = {{3.0, 0}, {0, 1.5}, {0, 1}, {0, 0}};
+  for (size_t i = 0; i < 4; i++)
+    for (size_t j = 0; j < 2; j++) {
+      ck_assert(gsl_matrix_get(one, i, j) == gsl_matrix_get(many, i, j));
+      ck_assert_msg(fabs(gsl_matrix_get(one, i, j) - want[i][j]) < 1e-5, "J[%zu][%zu] = %g", i, j,
+                    gsl_matrix_get(one, i, j));
+    }
+  gsl_vector_set(x, 1, 10); /* the second column's step goes past 10 */
+  curve(x, NULL, f0);
+  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, 1, one), GSL_EDOM);
+  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, 2, many), GSL_EDOM);
+  gsl_vector_free(x);
+  gsl_vector_free(f0);
+  gsl_matrix_free(one);
+  gsl_matrix_free(many);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("calib_fit");
   CHECK_CASE(s, "line", 10, line_recovers_alpha_and_beta, negative_coefficients_are_refitted, bad_input_is_refused);
   CHECK_CASE(s, "piecewise", 30, piecewise_finds_the_breakpoints, piecewise_uses_no_more_segments_than_needed);
+  CHECK_CASE(s, "jacobian", 10, jacobian_columns_side_by_side);
   return check_run(s);
 }
