@@ -11,6 +11,7 @@
 #include "nccl/nccl_proto.h"
 #include "models/cost.h"
 #include "topo/fit_cover.h"
+#include "forked.h"
 
 int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
 {
@@ -53,6 +54,14 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
     o->inplace = 1;
   } else if (strcmp(name, "preset") == 0) {
     o->preset = value;
+  } else if (strcmp(name, "jobs") == 0) {
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (end == value || *end || n < 1 || n > 1024) {
+      fprintf(stderr, "simcalib: --jobs is a count of processes from 1 to 1024, not '%s'\n", value);
+      return SA_EINVAL;
+    }
+    o->jobs = (int)n;
   } else {
     return 0;
   }
@@ -212,6 +221,7 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
 int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_cluster *c, char *err, size_t errlen)
 {
   memset(c, 0, sizeof *c);
+  fit_forked_limit(o->jobs);
   c->runs = calloc(d->nruns + 1, sizeof *c->runs);
   if (!c->runs)
     return SA_ENOMEM;

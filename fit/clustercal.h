@@ -35,10 +35,11 @@ typedef struct {
   double min_bytes;   /* smaller points are reported, not fitted */
   int inplace;        /* nccl-tests' in-place times instead of out-of-place */
   const char *preset; /* the node and NICs to start from; NULL: the one the logs' GPU names */
+  int jobs;           /* processes the fit runs at once (forked.h); 0: one per processor */
 } fit_cluster_opts;
 
 /* The options both fit and platform take for it, by name without "--": fit-algo, holdout,
- * min-bytes, inplace (no value), preset, nccl-algo. 1 when name is one of them (0 when not, the value
+ * min-bytes, inplace (no value), preset, nccl-algo, jobs. 1 when name is one of them (0 when not, the value
  * untouched), or SA_EINVAL with a line on stderr for a bad value. */
 int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value);
 #define FIT_CLUSTER_OPTIONS                                                                                         \
@@ -48,12 +49,14 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
   "  --holdout odd|even  fit every other size of each run, report the others apart\n"                            \
   "  --min-bytes S     fit the sizes from S (default 0), report the smaller ones\n"                               \
   "  --inplace         nccl-tests' in-place times (default: out-of-place)\n"                                     \
-  "  --preset NAME     the server to start from (default: the one the logs' GPU model names)\n"
+  "  --preset NAME     the server to start from (default: the one the logs' GPU model names)\n"                \
+  "  --jobs N          processes the fit runs at once (default: one per processor; the fit is the same)\n"
 #define FIT_CLUSTER_LONGOPTS(first)                                                                                  \
   {"fit-algo", required_argument, NULL, (first)}, {"holdout", required_argument, NULL, (first) + 1},              \
       {"min-bytes", required_argument, NULL, (first) + 2}, {"inplace", no_argument, NULL, (first) + 3},             \
-      {"preset", required_argument, NULL, (first) + 4}, {"nccl-algo", required_argument, NULL, (first) + 5}
-#define FIT_CLUSTER_NOPTS 6
+      {"preset", required_argument, NULL, (first) + 4}, {"nccl-algo", required_argument, NULL, (first) + 5},        \
+      {"jobs", required_argument, NULL, (first) + 6}
+#define FIT_CLUSTER_NOPTS 7
 
 /* A link's rate under this share of the preset's is reported (fit_cluster.below). */
 #define FIT_FAR_BELOW 0.7

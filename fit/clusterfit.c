@@ -14,6 +14,7 @@
 #include "models/cost.h"
 #include "models/cost_nccl.h"
 #include "fdjac.h"
+#include "forked.h"
 #include "smpi_fit.h"
 #include "topo/routes.h"
 
@@ -51,6 +52,74 @@ static double *param(fit_cfit *f, int i)
   return p[i];
 }
 
+/* What a point's evaluation gives, as a child sends it back. */
+typedef struct {
+  double model_s;
+  int proto, algo;
+} point_out;
+
+typedef struct {
+  fit_cfit *f;
+  fit_crun *r;
+  cost_ctx *c;
+  int first, step; /* the points first, first + step, ... */
+} points_job;
+
+/* The job's points into buf (a point_out per point of the run; the others left alone). */
+static int eval_points(void *arg, void *buf)
+{
+  points_job *j = arg;
+  point_out *o = buf;
+  for (int i = j->first; i < j->r->n; i += j->step) {
+    cost_result res;
+    cost_nccl_choice ch;
+    int planned = cost_nccl_plan(j->c, j->f->algo, (uint64_t)j->r->pt[i].bytes, &ch) == 0;
+    o[i].proto = planned ? ch.proto : -1;
+    o[i].algo = planned ? ch.algo : -1;
+    int rc = cost_predict(j->c, j->f->algo, (uint64_t)j->r->pt[i].bytes, &res);
+    if (rc)
+      return rc;
+    o[i].model_s = res.time_s;
+  }
+  return 0;
+}
+
+/* Every point of r on c, the points dealt out in turn to as many processes as there are
+ * processors (forked.h), this one taking the first share: each point's time is the same
+ * wherever it is computed. */
+static int eval_all_points(fit_cfit *f, fit_crun *r, cost_ctx *c)
+{
+  int w = fit_forked_workers();
+  w = w < r->n ? w : r->n > 0 ? r->n : 1;
+  size_t len = sizeof(point_out) * (size_t)r->n;
+  point_out *out = calloc((size_t)w * (size_t)(r->n > 0 ? r->n : 1), sizeof *out);
+  fit_forked *kids = calloc((size_t)w, sizeof *kids);
+  points_job *jobs = calloc((size_t)w, sizeof *jobs);
+  if (!out || !kids || !jobs) {
+    free(out), free(kids), free(jobs);
+    return SA_ENOMEM;
+  }
+  for (int k = 0; k < w; k++) {
+    jobs[k] = (points_job){f, r, c, k, w};
+    kids[k] = k ? fit_forked_start(eval_points, &jobs[k], out + (size_t)k * r->n, len) : (fit_forked){-1, -1};
+  }
+  int rc = 0;
+  for (int k = 0; k < w; k++) {
+    int got = fit_forked_finish(&kids[k], out + (size_t)k * r->n, len);
+    if (got == 1 && rc == 0)
+      got = eval_points(&jobs[k], out + (size_t)k * r->n);
+    rc = rc ? rc : got;
+  }
+  for (int i = 0; rc == 0 && i < r->n; i++) {
+    const point_out *o = &out[(size_t)(i % w) * r->n + i];
+    r->pt[i].model_s = o->model_s;
+    r->pt[i].proto = o->proto;
+    r->pt[i].algo = o->algo;
+  }
+  free(out), free(kids), free(jobs);
+  return rc;
+}
+
 static int eval_run(fit_cfit *f, fit_crun *r)
 {
   topo_cluster t = f->topo;
@@ -74,15 +143,8 @@ static int eval_run(fit_cfit *f, fit_crun *r)
                    .nccl_quick = !f->quick ? 0 : r->nodes == 1 ? f->quick : t.nics};
   if (rc == 0)
     rc = cost_ctx_new(&net, &sh, &c);
-  for (int i = 0; rc == 0 && i < r->n; i++) {
-    cost_result res;
-    cost_nccl_choice ch;
-    int planned = cost_nccl_plan(c, f->algo, (uint64_t)r->pt[i].bytes, &ch) == 0;
-    r->pt[i].proto = planned ? ch.proto : -1;
-    r->pt[i].algo = planned ? ch.algo : -1;
-    rc = cost_predict(c, f->algo, (uint64_t)r->pt[i].bytes, &res);
-    r->pt[i].model_s = res.time_s;
-  }
+  if (rc == 0)
+    rc = eval_all_points(f, r, c);
   cost_ctx_free(c);
   cost_net_free(&net);
   free(hops);
@@ -187,7 +249,7 @@ static double descend(problem *pb, size_t n, size_t maxiter)
   gsl_vector *x = gsl_vector_alloc((size_t)pb->np);
   pb->last_x = gsl_vector_alloc((size_t)pb->np);
   pb->last_f = gsl_vector_alloc(n);
-  pb->workers = fit_fdjac_workers();
+  pb->workers = fit_forked_workers();
   double cost = HUGE_VAL;
   if (w && x && pb->last_x && pb->last_f) {
     for (int i = 0; i < pb->np; i++)

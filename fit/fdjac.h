@@ -16,7 +16,4 @@ typedef int (*fit_fdjac_fn)(const gsl_vector *x, void *params, gsl_vector *out);
 int fit_fdjac(fit_fdjac_fn fn, void *params, const gsl_vector *x, const gsl_vector *f0, double h, int workers,
               gsl_matrix *J);
 
-/* The workers a machine offers: its online processors, at least 1. */
-int fit_fdjac_workers(void);
-
 #endif

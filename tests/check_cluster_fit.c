@@ -20,6 +20,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "import/import.h"
+#include "util/textfile.h"
 #include "check_util.h"
 #include "cli_run.h"
 
@@ -312,6 +313,34 @@ START_TEST(validate_takes_an_imported_run)
 }
 END_TEST
 
+/* A file's text after its first three lines (the platform's name and the header's start). */
+static char *body(const char *path)
+{
+  char *text = util_read_text(path), *at = text;
+  for (int i = 0; at && i < 3 && (at = strchr(at, '\n')); i++)
+    at++;
+  ck_assert_msg(at != NULL, "%s", path);
+  char *copy = strdup(at);
+  free(text);
+  return copy;
+}
+
+/* The fit's pieces (the Jacobian's columns, the sizes of an evaluation) in one process or in
+ * several give the same fit, bit for bit: L06, two nodes, 29 sizes. */
+START_TEST(the_fit_is_the_same_in_one_process_or_many)
+{
+  char *one = fit(LOGS "L06_efa_2node_v100_nccl264.log", 2, "--jobs 1", "j1");
+  char *many = fit(LOGS "L06_efa_2node_v100_nccl264.log", 2, "--jobs 5", "j5");
+  ck_assert_str_eq(one, many);
+  char p1[256], p5[256];
+  snprintf(p1, sizeof p1, "%s/j1.xml", dir);
+  snprintf(p5, sizeof p5, "%s/j5.xml", dir);
+  char *b1 = body(p1), *b5 = body(p5);
+  ck_assert_msg(strcmp(b1, b5) == 0, "the platforms differ");
+  free(one), free(many), free(b1), free(b5);
+}
+END_TEST
+
 START_TEST(bad_input_exits_2)
 {
   static const struct {
@@ -327,6 +356,7 @@ START_TEST(bad_input_exits_2)
       {"platform --from-nccl-tests " L12 " --nodes 2 --preset hgx-h999", "unknown --preset"},
       {"platform --from-nccl-tests " L12 " --calib x.json --nodes 2", "give one of"},
       {"platform --from-nccl-tests /nonexistent.log --nodes 2", "cannot read"},
+      {"platform --from-nccl-tests " L12 " --nodes 2 --jobs 0", "--jobs is a count"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cli_result r = cli_simcalib("%s -o %s/bad.xml", cases[i].args, dir);
@@ -344,6 +374,7 @@ int main(void)
    * sanitizers: a bound on a hang, not on speed */
   CHECK_CASE_FIXTURE(s, "nccl-tests logs", 400, setup, teardown, self_consistency_on_real_logs,
                      held_out_sizes_are_predicted, a_slow_nic_behind_pcie, fit_file_and_platform_from_it,
-                     every_figure_within_the_hardware, validate_takes_an_imported_run, bad_input_exits_2);
+                     every_figure_within_the_hardware, validate_takes_an_imported_run, bad_input_exits_2,
+                     the_fit_is_the_same_in_one_process_or_many);
   return check_run(s);
 }
