@@ -167,9 +167,14 @@ done
 echo "sweep21_peak_rss_ratio $(median <"$TMP/sweep.r")"
 
 # A fit of one log, as a user runs it (docs/nccl-tests.md): L12 (2 x 8 H100, NCCL_ALGO=Ring)
-# and L02 (1 x 8 A100, NCCL's own choice); one run each
-echo "fit_l12_wall_s $(timed fit12 "${CALIB:-bin/simcalib}" platform --from-nccl-tests \
-  tests/data/measured/L12_gjaion_h100_2node16_ring.log --nodes 2 --nccl-algo Ring -o "$TMP/l12.xml")"
+# and L02 (1 x 8 A100, NCCL's own choice); one run each; L12's again in one process
+# (--jobs 1), against the default's child processes (fit/forked.c)
+fit12=$(timed fit12 "${CALIB:-bin/simcalib}" platform --from-nccl-tests \
+  tests/data/measured/L12_gjaion_h100_2node16_ring.log --nodes 2 --nccl-algo Ring -o "$TMP/l12.xml")
+fit12one=$(timed fit12one "${CALIB:-bin/simcalib}" platform --from-nccl-tests \
+  tests/data/measured/L12_gjaion_h100_2node16_ring.log --nodes 2 --nccl-algo Ring --jobs 1 -o "$TMP/l12one.xml")
+echo "fit_l12_wall_s $fit12"
+echo "fit_l12_one_process_over_default $(echo "$fit12one $fit12" | awk '{ printf "%.2f\n", $1 / $2 }') ($(nproc) processors)"
 echo "fit_l02_wall_s $(timed fit02 "${CALIB:-bin/simcalib}" platform --from-nccl-tests \
   tests/data/measured/L02_a100x8_superbench.log --nodes 1 -o "$TMP/l02.xml")"
 
