@@ -62,15 +62,15 @@ typedef struct {
   fit_cfit *f;
   fit_crun *r;
   cost_ctx *c;
-  int first, step; /* the points first, first + step, ... */
+  int step; /* piece k takes the points k, k + step, ... */
 } points_job;
 
-/* The job's points into buf (a point_out per point of the run; the others left alone). */
-static int eval_points(void *arg, void *buf)
+/* Piece k's points into buf (a point_out per point of the run; the others left alone). */
+static int eval_points(void *arg, int k, void *buf)
 {
   points_job *j = arg;
   point_out *o = buf;
-  for (int i = j->first; i < j->r->n; i += j->step) {
+  for (int i = k; i < j->r->n; i += j->step) {
     cost_result res;
     cost_nccl_choice ch;
     int planned = cost_nccl_plan(j->c, j->f->algo, (uint64_t)j->r->pt[i].bytes, &ch) == 0;
@@ -84,39 +84,23 @@ static int eval_points(void *arg, void *buf)
   return 0;
 }
 
-/* Every point of r on c, the points dealt out in turn to as many processes as there are
- * processors (forked.h), this one taking the first share: each point's time is the same
- * wherever it is computed. */
+/* Every point of r on c, dealt out in turn to as many processes as there are processors
+ * (forked.h): each point's time is the same wherever it is computed. */
 static int eval_all_points(fit_cfit *f, fit_crun *r, cost_ctx *c)
 {
-  int w = fit_forked_workers();
-  w = w < r->n ? w : r->n > 0 ? r->n : 1;
-  size_t len = sizeof(point_out) * (size_t)r->n;
-  point_out *out = calloc((size_t)w * (size_t)(r->n > 0 ? r->n : 1), sizeof *out);
-  fit_forked *kids = calloc((size_t)w, sizeof *kids);
-  points_job *jobs = calloc((size_t)w, sizeof *jobs);
-  if (!out || !kids || !jobs) {
-    free(out), free(kids), free(jobs);
-    return SA_ENOMEM;
-  }
-  for (int k = 0; k < w; k++) {
-    jobs[k] = (points_job){f, r, c, k, w};
-    kids[k] = k ? fit_forked_start(eval_points, &jobs[k], out + (size_t)k * r->n, len) : (fit_forked){-1, -1};
-  }
-  int rc = 0;
-  for (int k = 0; k < w; k++) {
-    int got = fit_forked_finish(&kids[k], out + (size_t)k * r->n, len);
-    if (got == 1 && rc == 0)
-      got = eval_points(&jobs[k], out + (size_t)k * r->n);
-    rc = rc ? rc : got;
-  }
+  if (r->n < 1)
+    return 0;
+  int w = fit_forked_workers() < r->n ? fit_forked_workers() : r->n;
+  points_job job = {f, r, c, w};
+  point_out *out = calloc((size_t)w * (size_t)r->n, sizeof *out);
+  int rc = out ? fit_forked_run(w, eval_points, &job, out, sizeof *out * (size_t)r->n) : SA_ENOMEM;
   for (int i = 0; rc == 0 && i < r->n; i++) {
     const point_out *o = &out[(size_t)(i % w) * r->n + i];
     r->pt[i].model_s = o->model_s;
     r->pt[i].proto = o->proto;
     r->pt[i].algo = o->algo;
   }
-  free(out), free(kids), free(jobs);
+  free(out);
   return rc;
 }
 
@@ -176,7 +160,6 @@ typedef struct {
   int nruns, np, idx[FIT_NPARAM];
   double start[FIT_NPARAM]; /* the descent's coordinates (coord) where the fit began */
   gsl_vector *last_x, *last_f; /* the residuals' last evaluation, the Jacobian's base */
-  int workers;                 /* the Jacobian's columns computed at once (fdjac.h) */
 } problem;
 
 /* The descent's coordinate of parameter i at value v (its log), and back: at most its bound,
@@ -230,7 +213,7 @@ static int jacobian(const gsl_vector *x, void *data, gsl_matrix *J)
   if (!f0)
     return GSL_ENOMEM;
   gsl_vector_memcpy(f0, pb->last_f);
-  int rc = fit_fdjac(residuals, pb, x, f0, FD_STEP, pb->workers, J);
+  int rc = fit_fdjac(residuals, pb, x, f0, FD_STEP, J);
   gsl_vector_free(f0);
   return rc;
 }
@@ -249,7 +232,6 @@ static double descend(problem *pb, size_t n, size_t maxiter)
   gsl_vector *x = gsl_vector_alloc((size_t)pb->np);
   pb->last_x = gsl_vector_alloc((size_t)pb->np);
   pb->last_f = gsl_vector_alloc(n);
-  pb->workers = fit_forked_workers();
   double cost = HUGE_VAL;
   if (w && x && pb->last_x && pb->last_f) {
     for (int i = 0; i < pb->np; i++)
@@ -340,7 +322,7 @@ static int proto_unused(int i, const fit_crun *runs, int nruns)
 
 static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
 {
-  problem pb = {f, runs, nruns, 0, {0}, {0}, NULL, NULL, 1};
+  problem pb = {f, runs, nruns, 0, {0}, {0}, NULL, NULL};
   size_t n = 0;
   if (f->quick)
     f->quick = QUICK_FIRST;

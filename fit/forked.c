@@ -2,8 +2,12 @@
  * do not all arrive, is done by the caller instead, with the same arithmetic: results never
  * depend on how the pieces were shared out. */
 #include "forked.h"
+#include "common/sa_error.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,17 +39,28 @@ static void write_all(int fd, const void *buf, size_t len)
   }
 }
 
-fit_forked fit_forked_start(int (*fn)(void *arg, void *buf), void *arg, void *buf, size_t len)
+typedef struct {
+  pid_t pid; /* -1: not started */
+  int fd;
+} child;
+
+/* Piece k in a child, which sends fn's status, then, when 0, the len bytes of buf, and
+ * leaves with _exit (the parent's cleanup list and stdio buffers are the parent's). */
+static child start(fit_forked_fn fn, void *arg, int k, void *buf, size_t len)
 {
-  fit_forked c = {-1, -1};
+  child c = {-1, -1};
   int p[2];
   if (pipe(p) != 0)
     return c;
+  pid_t parent = getpid();
   c.pid = fork();
   if (c.pid == 0) {
+    /* a parent killed outright (SIGKILL) takes its children with it, not seconds later */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+      _exit(0);
     in_child = 1;
     close(p[0]);
-    int st = fn(arg, buf);
+    int st = fn(arg, k, buf);
     write_all(p[1], &st, sizeof st);
     if (st == 0)
       write_all(p[1], buf, len);
@@ -59,7 +74,9 @@ fit_forked fit_forked_start(int (*fn)(void *arg, void *buf), void *arg, void *bu
   return c;
 }
 
-int fit_forked_finish(fit_forked *c, void *buf, size_t len)
+/* Waits for it: 0 with buf filled, 1 when it was not started or nothing whole came back,
+ * else fn's status. */
+static int finish(child *c, void *buf, size_t len)
 {
   if (c->pid <= 0)
     return 1;
@@ -69,6 +86,29 @@ int fit_forked_finish(fit_forked *c, void *buf, size_t len)
     ;
   c->pid = -1;
   return lost ? 1 : st;
+}
+
+int fit_forked_run(int n, fit_forked_fn fn, void *arg, void *bufs, size_t len)
+{
+  int w = fit_forked_workers(), rc = 0;
+  child *kids = calloc((size_t)(n > 0 ? n : 1), sizeof *kids);
+  if (!kids)
+    return SA_ENOMEM;
+  for (int lo = 0; rc == 0 && lo < n; lo += w) {
+    int hi = lo + w < n ? lo + w : n;
+    kids[lo].pid = -1; /* the first of the batch here, the others in children meanwhile */
+    for (int k = lo + 1; k < hi; k++)
+      kids[k] = start(fn, arg, k, (char *)bufs + (size_t)k * len, len);
+    for (int k = lo; k < hi; k++) { /* after an error, the children still running are waited for */
+      void *buf = (char *)bufs + (size_t)k * len;
+      int got = finish(&kids[k], buf, len);
+      if (got == 1 && rc == 0)
+        got = fn(arg, k, buf);
+      rc = rc ? rc : got;
+    }
+  }
+  free(kids);
+  return rc;
 }
 
 int fit_forked_workers(void)

@@ -11,17 +11,23 @@
 
 #include "catalog.h"
 #include "util/sizes.h"
-#include "util/textfile.h"
 
 enum { OUT_NODES, OUT_GPUS, OUT_ABOVE, OUT_BELOW, OUT_FAMILY, OUT_N };
 static const char *const out_what[OUT_N] = {"nodes", "gpus_per_node", "size", "size", "algorithm"};
 
+/* The bytes of a platform file read for its cover: its header comment, which a fit writes
+ * in far less (the generator's header and the fit's notes, 4 KiB each at most), not the
+ * whole file (tens of megabytes for thousands of GPUs). */
+#define COVER_HEAD 16384
+
 int sim_outside_fit_read(const char *platform_path, topo_cover *cv)
 {
-  char *text = util_read_text(platform_path);
-  int has = text && topo_cover_of_file(text, strlen(text), cv);
-  free(text);
-  return has;
+  static char head[COVER_HEAD];
+  FILE *f = fopen(platform_path, "r");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f)
+    fclose(f);
+  return n > 0 && topo_cover_of_file(head, n, cv);
 }
 
 /* x against the nearest of v (ascending): the ratio, >= 1; 1 when x is one of them. */

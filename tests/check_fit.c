@@ -7,6 +7,7 @@
 
 #include "common/sa_error.h"
 #include "fit/fdjac.h"
+#include "fit/forked.h"
 #include "fit/fit.h"
 #include "check_util.h"
 
@@ -161,8 +162,9 @@ static int curve(const gsl_vector *x, void *params, gsl_vector *out)
   return GSL_SUCCESS;
 }
 
-/* The same Jacobian in this process and in children, bit for bit, and the closed form's to
- * the step's order; a column that fails fails the whole, from a child too. */
+/* The same Jacobian in this process alone (--jobs 1) and with children, bit for bit, and
+ * the closed form's to the step's order; a column that fails fails the whole, from a child
+ * too. */
 START_TEST(jacobian_columns_side_by_side)
 {
   gsl_vector *x = gsl_vector_alloc(2), *f0 = gsl_vector_alloc(4);
@@ -170,8 +172,10 @@ START_TEST(jacobian_columns_side_by_side)
   gsl_vector_set(x, 0, 1.5);
   gsl_vector_set(x, 1, 0.0); /* a zero coordinate: the step is h itself */
   curve(x, NULL, f0);
-  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, 1, one), GSL_SUCCESS);
-  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, 3, many), GSL_SUCCESS);
+  fit_forked_limit(1);
+  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, one), GSL_SUCCESS);
+  fit_forked_limit(3);
+  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, many), GSL_SUCCESS);
   const double want[4][2] = {{3.0, 0}, {0, 1.5}, {0, 1}, {0, 0}};
   for (size_t i = 0; i < 4; i++)
     for (size_t j = 0; j < 2; j++) {
@@ -181,8 +185,11 @@ START_TEST(jacobian_columns_side_by_side)
     }
   gsl_vector_set(x, 1, 10); /* the second column's step goes past 10 */
   curve(x, NULL, f0);
-  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, 1, one), GSL_EDOM);
-  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, 2, many), GSL_EDOM);
+  fit_forked_limit(1);
+  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, one), GSL_EDOM);
+  fit_forked_limit(2);
+  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, many), GSL_EDOM);
+  fit_forked_limit(0);
   gsl_vector_free(x);
   gsl_vector_free(f0);
   gsl_matrix_free(one);

@@ -3,8 +3,9 @@
 # SIGINT and SIGHUP, each at a random moment in its first 3 seconds (loading the platform,
 # starting SMPI, simulating), leaves no process behind, its --json and --trace files as they
 # were before it (and, but for SIGKILL, no temporary file beside them), and after the next
-# run, even one that simulates nothing, no temporary directory. Prints "100%: Checks: N,
-# Failures: 0" like the Check tests.
+# run, even one that simulates nothing, no temporary directory; a fit killed by SIGKILL
+# while its children work takes them with it. Prints "100%: Checks: N, Failures: 0" like the
+# Check tests.
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SIMALLREDUCE_BIN:-$top/bin/simallreduce}
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
@@ -65,6 +66,24 @@ for sig in KILL TERM INT HUP; do
     echo "FAIL: SIG$sig after $after s (KILL_SEED=$seed): left in \$TMPDIR after the next run: $(ls -A "$work/tmp")"
   }
 done
+
+# a fit killed outright while its children compute the Jacobian's columns (fit/forked.c):
+# they go with it
+checks=$((checks + 1))
+cal=${SIMCALIB_BIN:-$top/bin/simcalib}
+case $cal in /*) ;; *) cal=$top/$cal ;; esac
+"$cal" platform --from-nccl-tests "$top/tests/data/measured/L09_gjaion_h100_2node16.log" --nodes 2 --jobs 4 \
+  -o "$work/keep/fit.xml" >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -s KILL "$pid"
+wait "$pid" 2>/dev/null
+sleep 0.5
+procs=$(left)
+[ -z "$procs" ] || {
+  failures=$((failures + 1))
+  echo "FAIL: a fit killed by SIGKILL left running: $(for p in $procs; do tr '\0' ' ' <"$p"; echo; done)"
+}
 
 rm -rf "$work"
 echo "$((100 * (checks - failures) / checks))%: Checks: $checks, Failures: $failures"
