@@ -30,6 +30,19 @@ double *sa_compute_field(sa_compute *c, int i) { return (double *)((char *)c + p
 
 double sa_compute_get(const sa_compute *c, int i) { return *(const double *)((const char *)c + props[i].off); }
 
+/* What is not the GPU's own work stays: NCCL's launch and per-hop protocol latencies, and
+ * NVLS's rate through the NVSwitch; rates of 0 (work not charged) stay 0. */
+void sa_compute_slower(sa_compute *c, double factor)
+{
+  for (int i = 0; i < SA_COMPUTE_N; i++) {
+    if (i == SA_COMPUTE_INDEX_launch_lat || i == SA_COMPUTE_INDEX_ll128_lat || i == SA_COMPUTE_INDEX_simple_lat ||
+        i == SA_COMPUTE_INDEX_nvls_bw)
+      continue;
+    double *v = sa_compute_field(c, i);
+    *v = props[i].kind == SA_PROP_RATE ? *v / factor : *v * factor;
+  }
+}
+
 int sa_compute_find(const char *name)
 {
   for (int i = 0; i < SA_COMPUTE_N; i++)

@@ -58,6 +58,9 @@ double sa_compute_get(const sa_compute *c, int i);
 /* Whether property i of c goes into a file (platform, calibration, result): all but NCCL's
  * (launch_lat on), which are left out where they are 0: none, NCCL's own figures then. */
 int sa_compute_written(const sa_compute *c, int i);
+/* A GPU `factor` times slower at its own work (--what-if straggler:RANK:xF): its rates
+ * divided by factor, its times multiplied. */
+void sa_compute_slower(sa_compute *c, double factor);
 /* The index of a property name, or -1 when it is not one of them. */
 int sa_compute_find(const char *name);
 

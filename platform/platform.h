@@ -12,6 +12,20 @@ typedef struct {
   int gpu;    /* the j of "-gpu<j>", or the host's rank within its node */
 } plat_host;
 
+/* A link as SimGrid has it (with PLAT_LOAD_LINKS). */
+typedef struct {
+  char *name;
+  double bw, lat; /* bytes/s, s */
+  int shared;     /* 0: FATPIPE */
+} plat_link;
+
+/* A change the loader makes to a link before it probes (--what-if link and background):
+ * bandwidth times factor, latency plus add_lat seconds (topo/link_change.h). */
+typedef struct {
+  const char *name;
+  double factor, add_lat;
+} plat_link_change;
+
 typedef struct {
   char *path;      /* resolved file */
   char *name;      /* file name without directory and .xml */
@@ -28,10 +42,15 @@ typedef struct {
   int host_or;       /* node 0's first GPU sets smpi/or itself (it then wins over --cfg) */
   /* the platform's own <config> values of SMPI's string settings, NULL when it sets none */
   char *cfg_lat_factor, *cfg_bw_factor;
+  /* with PLAT_LOAD_LINKS: every link, by name */
+  plat_link *links;
+  int nlinks;
 } plat_file;
 
 /* plat_load_ex flags: also probe the network for the cost models. */
 #define PLAT_LOAD_NET 1
+/* and every link's name, bandwidth and latency (--list-links) */
+#define PLAT_LOAD_LINKS 2
 
 /* The most ranks per node the probe reads routes for (a node's table of routes is their
  * square): 16384 routes, a fraction of a second. */
@@ -47,6 +66,16 @@ char *plat_resolve(const char *arg, const char *dir, char *err, size_t errlen);
  * ranks (0: all, as plat_layout settles them), once that layout fits the platform. */
 int plat_load(const char *path, plat_file *pf, char *err, size_t errlen);
 int plat_load_ex(const char *path, int flags, int nodes, int rpn, plat_file *pf, char *err, size_t errlen);
+/* The same with the links changed as ch says before the probe (never cached); a link the
+ * platform lacks is SA_EINVAL with err naming it. */
+int plat_load_changed(const char *path, int flags, int nodes, int rpn, const plat_link_change *ch, int nch,
+                      plat_file *pf, char *err, size_t errlen);
+
+/* platform_links.c: in the loader's child, the changes made (a name the platform lacks
+ * printed as such) and, with list, every link printed; in the parent, those lines read into
+ * pf->links (0, SA_EINVAL for a missing link, with err, SA_EPARSE or SA_ENOMEM). */
+void plat_links_child(const plat_link_change *ch, int nch, int list);
+int plat_links_parse(const char *out, plat_file *pf, char *err, size_t errlen);
 
 /* The host lines the loader's child prints ("@host<TAB>name<TAB>node"), grouped into pf
  * (whose path names the file in messages). Returns 0, or an SA_E* code with err. */

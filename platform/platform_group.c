@@ -71,5 +71,8 @@ void plat_free(plat_file *pf)
   free(pf->cfg_lat_factor);
   free(pf->cfg_bw_factor);
   cost_net_free(&pf->net);
+  for (int i = 0; i < pf->nlinks; i++)
+    free(pf->links[i].name);
+  free(pf->links);
   memset(pf, 0, sizeof *pf);
 }

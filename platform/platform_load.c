@@ -93,13 +93,14 @@ static int check_props(sg_host_t h)
 /* In the child: list every host as "@host<TAB>name<TAB>node" on fd 1, SimGrid's own
  * messages going to the same pipe; with PLAT_LOAD_NET, then probe the network (its settings
  * reach the parent as SimGrid's "Configuration change" lines, hence the info level). */
-static void list_hosts(const char *path, int flags, int nodes, int rpn)
+static void list_hosts(const char *path, int flags, int nodes, int rpn, const plat_link_change *ch, int nch)
 {
   char prog[] = "simallreduce", quiet[] = "--log=xbt_cfg.thres:warning", info[] = "--log=xbt_cfg.thres:info";
   char *argv[] = {prog, flags & PLAT_LOAD_NET ? info : quiet, NULL};
   int argc = 2;
   simgrid_init(&argc, argv);
   plat_zone_load(path);
+  plat_links_child(ch, nch, flags & PLAT_LOAD_LINKS);
   sg_host_t *hosts = sg_host_list();
   size_t n = sg_host_count();
   plat_host *mine = flags & PLAT_LOAD_NET ? calloc(n ? n : 1, sizeof *mine) : NULL;
@@ -157,6 +158,8 @@ int plat_load(const char *path, plat_file *pf, char *err, size_t errlen)
 static int from_output(const char *out, int flags, plat_file *pf, char *err, size_t errlen)
 {
   int rc = plat_parse_hosts(out, pf, err, errlen);
+  if (rc == 0)
+    rc = plat_links_parse(out, pf, err, errlen);
   /* a platform the models cannot read still simulates: say why, do not fail */
   if (rc == 0 && (flags & PLAT_LOAD_NET))
     pf->has_net = (pf->net_rc = plat_net_parse(out, pf, pf->net_err, sizeof pf->net_err)) == 0;
@@ -177,7 +180,13 @@ static int names(const char *path, plat_file *pf)
 
 int plat_load_ex(const char *path, int flags, int nodes, int rpn, plat_file *pf, char *err, size_t errlen)
 {
-  char *kept = plat_cache_get(path, flags, nodes, rpn);
+  return plat_load_changed(path, flags, nodes, rpn, NULL, 0, pf, err, errlen);
+}
+
+int plat_load_changed(const char *path, int flags, int nodes, int rpn, const plat_link_change *ch, int nch,
+                      plat_file *pf, char *err, size_t errlen)
+{
+  char *kept = nch == 0 ? plat_cache_get(path, flags, nodes, rpn) : NULL;
   if (kept) {
     int rc = names(path, pf) ? from_output(kept, flags, pf, err, errlen) : SA_ENOMEM;
     free(kept);
@@ -199,7 +208,7 @@ int plat_load_ex(const char *path, int flags, int nodes, int rpn, plat_file *pf,
     close(fds[0]);
     dup2(fds[1], 1);
     dup2(fds[1], 2);
-    list_hosts(path, flags, nodes, rpn);
+    list_hosts(path, flags, nodes, rpn, ch, nch);
     _exit(0);
   }
   close(fds[1]);
@@ -219,7 +228,7 @@ int plat_load_ex(const char *path, int flags, int nodes, int rpn, plat_file *pf,
   } else {
     rc = from_output(out, flags, pf, err, errlen);
   }
-  if (rc == 0)
+  if (rc == 0 && nch == 0)
     plat_cache_put(path, flags, nodes, rpn, out);
   free(out);
   return rc;

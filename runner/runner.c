@@ -153,10 +153,19 @@ static int recorded(const runner_config *cfg, const ar_algo *algo, const void *s
   if (p->trace)
     ar_steps_clear(p->trace);
   links_mark(cfg, 1);
+  runner_faults_reach(cfg->late);
   int rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
   links_mark(cfg, 0);
   own->dur = MPI_Wtime() - own->start;
   return rc;
+}
+
+/* One allreduce that this rank reaches as late as its faults say. */
+static int late_call(const runner_config *cfg, const ar_algo *algo, const void *send, void *recv, size_t count,
+                     const ar_params *p)
+{
+  runner_faults_reach(cfg->late);
+  return algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
 }
 
 /* --timing barrier: every repetition from a barrier to the slowest rank's end. */
@@ -188,15 +197,15 @@ static int time_steady(const runner_config *cfg, const ar_algo *algo, const void
    * what the warm-up absorbs, and how far it does shows in small sizes' steady state */
   if (MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS)
     return SA_EMPI;
-  double mine[2] = {0, -(double)algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p)}, worst[2];
+  double mine[2] = {0, -(double)late_call(cfg, algo, send, recv, count, p)}, worst[2];
   if (MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
     return SA_EMPI;
   int rc = -(int)worst[1];
   for (int it = 0; it < (cfg->warmup > 0 ? cfg->warmup : 1) && rc == 0; it++)
-    rc = algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p);
+    rc = late_call(cfg, algo, send, recv, count, p);
   double t0 = MPI_Wtime();
   for (int it = 0; it < cfg->iters && rc == 0; it++)
-    rc = it + 1 < cfg->iters ? algo->fn(send, recv, count, cfg->dt, MPI_COMM_WORLD, p)
+    rc = it + 1 < cfg->iters ? late_call(cfg, algo, send, recv, count, p)
                              : recorded(cfg, algo, send, recv, count, p, own);
   return slowest((MPI_Wtime() - t0) / cfg->iters, rc, &times[0]);
 }
@@ -349,6 +358,12 @@ int main(int argc, char **argv)
     status = 2;
     goto out;
   }
+  /* the links as the faults have them before anything is sent, and before their accounting
+   * reads their rates */
+  if (runner_faults_links(&cfg.faults, rank) != 0) {
+    status = 2;
+    goto out;
+  }
 #ifdef SA_SMPI
   /* the other ranks are on their way into collectives: stop them all (agreeing on it by
    * a message would add simulated time to every run that succeeds) */
@@ -362,6 +377,8 @@ int main(int argc, char **argv)
     status = 2;
     goto out;
   }
+  runner_faults_compute(&cfg.faults, rank, &cfg.params.compute);
+  cfg.late = runner_faults_late(&cfg.faults, rank);
   if (ar_layout_init(&layout, MPI_COMM_WORLD, cfg.params.ranks_per_node, cfg.params.channels) != 0) {
     status = 1;
     goto out;

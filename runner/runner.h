@@ -21,6 +21,21 @@ typedef struct {
  * steady state, without start skew. */
 typedef enum { RUNNER_TIMING_BARRIER, RUNNER_TIMING_NCCL_TESTS } runner_timing;
 
+/* --what-if's faults as the driver passes them (runner_faults.c) */
+typedef struct {
+  int rank;
+  double value; /* seconds late, or how many times slower */
+} runner_rank_fault;
+typedef struct {
+  char *name;
+  double factor, add_lat; /* bandwidth times factor, latency plus add_lat seconds */
+} runner_link_fault;
+typedef struct {
+  runner_rank_fault *late, *slow;
+  runner_link_fault *links;
+  int nlate, nslow, nlinks;
+} runner_faults;
+
 typedef struct {
   runner_job *jobs; /* in the order they run: --points as given, or --algo x --sizes */
   int njobs;
@@ -35,6 +50,8 @@ typedef struct {
   const char *trace_dir;   /* record traced ranks' steps into files there (runner_timeline.c) */
   const char *trace_ranks; /* which ranks (rank_list.h); NULL: all */
   ar_params params; /* template copied into each point */
+  runner_faults faults;
+  double late; /* seconds this rank reaches every allreduce late (its faults') */
 } runner_config;
 
 typedef struct {
@@ -76,6 +93,22 @@ int runner_stream_close(runner_stream *s, int status);
 double runner_clock_next(double start_at);
 /* Every rank waits until t (collective in effect: each rank calls it with the same t). */
 void runner_clock_wait(double t, int rank, int size);
+
+/* runner_faults.c: the --faults file into f; 0, or SA_EIO / SA_EINVAL (a line on stderr) or
+ * SA_ENOMEM. */
+int runner_faults_read(runner_faults *f, const char *path);
+int runner_faults_any(const runner_faults *f);
+/* The seconds rank reaches every allreduce late. */
+double runner_faults_late(const runner_faults *f, int rank);
+/* rank's compute properties as its slow GPU has them. */
+void runner_faults_compute(const runner_faults *f, int rank, sa_compute *c);
+/* The links as asked, before anything is sent (collective); 0, or SA_EINVAL when the
+ * platform has no link of a name given (said on stderr), or when faults are asked of a real
+ * run. */
+int runner_faults_links(const runner_faults *f, int rank);
+/* Waits `late` seconds of simulated time (nothing in a real run). */
+void runner_faults_reach(double late);
+void runner_faults_free(runner_faults *f);
 
 /* Parses argv; on error prints one line to stderr and returns an SA_E* code. */
 int runner_parse(int argc, char **argv, runner_config *cfg);

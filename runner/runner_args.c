@@ -240,6 +240,8 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
       cfg->trace_ranks = v;
     else if (strcmp(o, "--timing") == 0)
       rc = parse_timing(v, cfg);
+    else if (strcmp(o, "--faults") == 0)
+      rc = runner_faults_read(&cfg->faults, v);
     else
       rc = set_num(cfg, o, v);
   }
@@ -264,6 +266,7 @@ int runner_parse(int argc, char **argv, runner_config *cfg)
 
 void runner_config_free(runner_config *cfg)
 {
+  runner_faults_free(&cfg->faults);
   free(cfg->jobs);
   cfg->jobs = NULL;
 }

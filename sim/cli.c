@@ -16,7 +16,7 @@ enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
   O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_VERSION,
-  O_EXPORT_TUNER
+  O_EXPORT_TUNER, O_WHAT_IF, O_LIST_LINKS
 };
 
 static const struct option longopts[] = {
@@ -37,6 +37,7 @@ static const struct option longopts[] = {
     {"timing", required_argument, NULL, O_TIMING},     {"proto", required_argument, NULL, O_PROTO},
     {"nccl-version", required_argument, NULL, O_NCCL_VERSION},
     {"export-tuner", required_argument, NULL, O_EXPORT_TUNER},
+    {"what-if", required_argument, NULL, O_WHAT_IF},   {"list-links", no_argument, NULL, O_LIST_LINKS},
     {NULL, 0, NULL, 0},
 };
 
@@ -50,7 +51,8 @@ void sim_cli_usage(FILE *f)
         "                    [--mode sim|model|both] [--allow-sparse] [--timing barrier|nccl-tests]\n"
         "                    [--links [N]] [--trace FILE.json [--trace-ranks LIST]]\n"
         "                    [--proto LL|LL128|Simple] [--nccl-version V] [--export-tuner FILE]\n"
-        "       simallreduce --list-algos | --list-platforms | --version | --help\n"
+        "                    [--what-if SPEC]...\n"
+        "       simallreduce --list-algos | --list-platforms | [--platform P] --list-links | --version | --help\n"
         "\n"
         "Simulates allreduce algorithms, running their real code over SimGrid's SMPI on a GPU\n"
         "cluster described by a platform file (one SimGrid host per GPU).\n"
@@ -101,10 +103,36 @@ void sim_cli_usage(FILE *f)
         "  --timing T           barrier (default): each allreduce from a barrier to the slowest rank's\n"
         "                       end, start skew included; nccl-tests: as all_reduce_perf times it, the\n"
         "                       steady state of back-to-back allreduces (compare with its logs this way)\n"
+        "  --what-if SPEC       a fault, repeatable (docs/what-if.md); each row then shows the healthy\n"
+        "                       time beside it and the slowdown:\n"
+        "                         straggler:RANK:+TIME   the rank reaches every allreduce TIME late (10ms)\n"
+        "                         straggler:RANK:xF      its GPU sums, copies and selects F times slower\n"
+        "                         link:NAME:xF           a link's bandwidth times F (names: --list-links)\n"
+        "                         link:NAME:+LAT         a link's latency plus LAT (2us)\n"
+        "                         nic-down:NODE-K        NIC K of a node gone (its GPUs use another, as NCCL)\n"
+        "                         rail-down:K            NIC K of every node gone\n"
+        "                         background:NAME:SHARE  another job holds SHARE of a link, in (0,1)\n"
+        "                         jitter:SIGMA[:SEED]    every rank late by |N(0,SIGMA)|, drawn per rank\n"
+        "  --list-links         every link of the platform: name, bandwidth, latency\n"
         "\n"
         "Output columns follow nccl-tests: algbw = size/time, busbw = algbw * 2(n-1)/n.\n"
         "Exit status: 0 ok, 1 simulation failed or did not verify, 2 bad input.\n",
         f);
+}
+
+/* --what-if SPEC: checked as text now, against the platform once it is loaded. */
+static int add_whatif(sim_opts *o, const char *spec, char *err, size_t errlen)
+{
+  sa_whatif *g = realloc(o->whatif, sizeof *g * (size_t)(o->nwhatif + 1));
+  if (!g) {
+    snprintf(err, errlen, "out of memory");
+    return SA_ENOMEM;
+  }
+  o->whatif = g;
+  int rc = sa_whatif_parse(spec, &g[o->nwhatif], err, errlen);
+  if (rc == 0)
+    o->nwhatif++;
+  return rc;
 }
 
 static int fail(char *err, size_t errlen, const char *msg, const char *arg)
@@ -369,6 +397,8 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
       }
       break;
     case O_EXPORT_TUNER: o->export_tuner = optarg; break;
+    case O_WHAT_IF: rc = add_whatif(o, optarg, err, errlen); break;
+    case O_LIST_LINKS: o->action = SIM_LIST_LINKS; break;
     case ':': rc = fail(err, errlen, "option %s needs a value", argv[optind - 1]); break;
     default: rc = fail(err, errlen, "unknown option '%s' (--help lists them)", argv[optind - 1]); break;
     }
@@ -391,6 +421,8 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = fail(err, errlen, "--verify checks simulated data: it cannot go with --mode model%s", "");
   if (rc == 0 && o->action == SIM_RUN && (o->links || o->trace_path) && o->mode == SIM_MODE_MODEL)
     rc = fail(err, errlen, "--links and --trace look inside a simulation: they cannot go with --mode model%s", "");
+  if (rc == 0 && o->action == SIM_RUN && o->resume_path && o->nwhatif)
+    rc = fail(err, errlen, "--resume cannot go with --what-if (a faulty run is made beside its healthy one)%s", "");
   if (rc == 0 && o->trace_ranks && !o->trace_path)
     rc = fail(err, errlen, "--trace-ranks only goes with --trace%s", "");
   if (rc == 0 && o->action == SIM_RUN)
@@ -404,4 +436,6 @@ void sim_cli_free(sim_opts *o)
 {
   free(o->sizes);
   o->sizes = NULL;
+  free(o->whatif);
+  o->whatif = NULL;
 }

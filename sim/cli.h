@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "kernels/dtype.h"
+#include "common/whatif.h"
 #include "models/cost.h"
 
 #define SIM_MAX_ALGOS 32
@@ -14,7 +15,7 @@
 #define SIM_MAX_SEGMENTS 4096 /* --segment: the trees' segments a simulation can take (cli.c) */
 #define SIM_MAX_CFG 32
 
-typedef enum { SIM_RUN, SIM_HELP, SIM_LIST_ALGOS, SIM_LIST_PLATFORMS, SIM_VERSION } sim_action;
+typedef enum { SIM_RUN, SIM_HELP, SIM_LIST_ALGOS, SIM_LIST_PLATFORMS, SIM_LIST_LINKS, SIM_VERSION } sim_action;
 
 /* --mode: simulate, predict with the cost models, or both side by side (the default: the
  * models cost microseconds next to a simulation's seconds). */
@@ -48,6 +49,10 @@ typedef struct {
   const char *trace_ranks; /* --trace-ranks LIST: the ranks it shows (util/rank_list.h); NULL: all */
   cost_timing timing; /* --timing: from a barrier (default) or as nccl-tests times */
   const char *export_tuner; /* --export-tuner FILE: the decision table of the tuner plugin (sim/tuner_export.c) */
+  sa_whatif *whatif;        /* --what-if SPEC..., in the order given (docs/what-if.md) */
+  int nwhatif;
+  const struct sim_faults *faults; /* what they do to this run (sim/whatif.c, set once the
+                                    * platform is known); NULL: a healthy run */
 } sim_opts;
 
 /* --links without a number */

@@ -101,6 +101,8 @@ void sim_emit_ready(sim_emit *e)
   int any = 0;
   for (; e->shown < e->plan->n && e->plan->slot[e->shown].done; e->shown++) {
     const sim_point *p = &e->plan->slot[e->shown].pt;
+    if (e->quiet)
+      continue;
     if (!any++)
       sim_progress_clear(&e->progress);
     if (!e->table_head++)

@@ -22,6 +22,7 @@ typedef struct {
   int shown;        /* rows printed: the first `shown` slots of the plan */
   int table_head;   /* the table's header lines are out */
   int have_head;    /* head is known (and the JSON Lines header written) */
+  int quiet;        /* no table (--what-if's healthy run, whose times go beside the faulty's) */
   sim_progress progress;
   char failed[512]; /* why a write to the CSV or JSON Lines file failed ("": none did) */
 } sim_emit;

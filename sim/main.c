@@ -31,6 +31,7 @@
 #include "runner_cmd.h"
 #include "util/rank_list.h"
 #include "trace.h"
+#include "whatif.h"
 
 #define ERRLEN 1024
 
@@ -350,14 +351,83 @@ static int resume(const sim_opts *o, const sim_run_info *info, const sim_model *
   return 0;
 }
 
-/* Simulates, predicts, or both (--mode), and reports each point as it is known. */
-static int run(const sim_opts *o, const char *bindir, plat_file *pf, int nodes, int rpn, sim_provenance *prov)
+/* The slot of the healthy plan that stands for slot s of the faulty one: the same algorithm
+ * and size, and NCCL's same choice where the healthy run made it too. */
+static const sim_slot *healthy_of(const sim_plan *hp, const sim_slot *s)
+{
+  const sim_slot *any = NULL;
+  for (int j = 0; j < hp->n; j++)
+    if (hp->slot[j].done && hp->slot[j].bytes == s->bytes && strcmp(hp->slot[j].algo, s->algo) == 0) {
+      if (strcmp(hp->slot[j].nccl, s->nccl) == 0)
+        return &hp->slot[j];
+      any = any ? any : &hp->slot[j];
+    }
+  return any;
+}
+
+/* --what-if: the same points on the healthy platform hpf, simulated or predicted as the
+ * faulty run will be (NCCL's choices its own: a rail down rebuilds its channels), their times
+ * put beside the faulty plan's slots. Nothing is written but the progress line. Returns 0,
+ * or 1 with the reason on stderr. */
+static int baseline(const sim_opts *o, const char *bindir, plat_file *hpf, int nodes, int rpn, const int *winner,
+                    const sim_run_info *info, sim_plan *plan)
+{
+  sim_opts ho = *o;
+  ho.faults = NULL;
+  ho.csv_path = ho.jsonl_path = ho.json_path = ho.trace_path = ho.trace_ranks = ho.resume_path = NULL;
+  ho.links = ho.verify = 0;
+  sim_model mh;
+  memset(&mh, 0, sizeof mh);
+  char err[ERRLEN] = "";
+  int rc = ho.mode == SIM_MODE_MODEL || ho.nccl ? sim_model_open(&mh, &ho, hpf, nodes, rpn) : 0;
+  if (rc != 0)
+    snprintf(err, sizeof err, "no cost model for the healthy %s: %s", hpf->name, mh.why);
+  sim_plan hp = {0};
+  if (rc == 0 && (rc = sim_plan_build(&hp, &ho, winner)) != 0)
+    snprintf(err, sizeof err, "out of memory");
+  if (rc == 0 && ho.nccl && !ho.export_tuner)
+    rc = sim_nccl_plan(&hp, &mh, err, sizeof err);
+  if (rc == 0 && ho.export_tuner)
+    rc = sim_tuner_plan(&hp, &ho, &mh, err, sizeof err);
+  sim_run_info hinfo = *info;
+  hinfo.whatif = NULL;
+  hinfo.models = NULL;
+  for (int i = 0; rc == 0 && ho.mode == SIM_MODE_MODEL && i < hp.n; i++) {
+    sim_point p;
+    sim_model_only_point(&mh, &ho, rpn, &hp.slot[i], &p);
+    sim_plan_fill(&hp, i, &p);
+  }
+  sim_emit e;
+  if (rc == 0 && ho.mode != SIM_MODE_MODEL && (rc = sim_emit_open(&e, &ho, &hinfo, &hp, err, sizeof err)) == 0) {
+    e.quiet = 1;
+    double wall = 0;
+    rc = simulate(&ho, bindir, hpf, nodes, rpn, &e, NULL, NULL, &wall);
+    sim_emit_abort(&e);
+    if (rc != 0)
+      snprintf(err, sizeof err, "the healthy run failed");
+  }
+  for (int i = 0; rc == 0 && i < plan->n; i++) {
+    const sim_slot *h = healthy_of(&hp, &plan->slot[i]);
+    plan->slot[i].healthy_s = h && !isnan(sim_point_time(&h->pt)) ? sim_point_time(&h->pt) : 0;
+  }
+  if (rc != 0 && err[0])
+    fprintf(stderr, "simallreduce: %s\n", err);
+  sim_plan_free(&hp);
+  sim_model_close(&mh);
+  return rc ? 1 : 0;
+}
+
+/* Simulates, predicts, or both (--mode), and reports each point as it is known; with
+ * --what-if (o->faults), pf is the faulty platform and hpf the healthy one. */
+static int run(const sim_opts *o, const char *bindir, plat_file *pf, plat_file *hpf, int nodes, int rpn,
+               sim_provenance *prov)
 {
   sim_model m;
   memset(&m, 0, sizeof m);
   /* NCCL's algorithms take their channels and their choice at each size from the models */
   int use_model = o->mode != SIM_MODE_SIM || o->best || o->nccl;
   int rc = use_model ? sim_model_open(&m, o, pf, nodes, rpn) : 0;
+  m.late_s = o->faults ? o->faults->late_max : 0;
   if (rc != 0 && (o->mode == SIM_MODE_MODEL || o->best || o->nccl)) { /* nothing has run: the platform's fault, or ours */
     fprintf(stderr, "simallreduce: no cost model for %s: %s\n", pf->name, m.why);
     return rc == SA_ENOMEM ? 1 : 2;
@@ -373,7 +443,7 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, int nodes, 
   topo_cover cover;
   int fitted = sim_outside_fit_read(pf->path, &cover);
   sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, 0, &rm, o, prov, o->links, sim_timing_name(o->timing),
-                       fitted ? &cover : NULL};
+                       fitted ? &cover : NULL, o->faults ? o->faults->desc : NULL};
   char past[1024];
   if (fitted && sim_outside_fit_line(&cover, o, nodes, rpn, past, sizeof past))
     fprintf(stderr, "simallreduce: %s\n", past);
@@ -395,6 +465,8 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, int nodes, 
     fprintf(stderr, "simallreduce: %s\n", err);
     status = 1;
   }
+  if (status == 0 && hpf)
+    status = baseline(o, bindir, hpf, nodes, rpn, winner, &info, &plan);
   sim_results head = {0};
   if (status == 0)
     status = resume(o, &info, predict, &plan, &head);
@@ -453,6 +525,63 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, int nodes, 
   return status;
 }
 
+/* --what-if: the faults checked against the platform pf (loaded with its links), the faulty
+ * platform loaded (rebuilt where NICs are down, its links changed before the models' probe),
+ * then the run on it beside the healthy one. */
+static int run_whatif(sim_opts *o, const char *bindir, plat_file *pf, int flags, int nodes, int rpn,
+                      sim_provenance *prov)
+{
+  char err[ERRLEN];
+  const char *tmp = util_tmpdir_create(err, sizeof err);
+  if (!tmp) {
+    fprintf(stderr, "simallreduce: %s\n", err);
+    return 1;
+  }
+  sim_faults f;
+  plat_file bad;
+  memset(&bad, 0, sizeof bad);
+  int rc = sim_faults_resolve(&f, o, pf, nodes, rpn, tmp, err, sizeof err), status = 1;
+  if (rc == 0)
+    rc = plat_load_changed(f.platform[0] ? f.platform : pf->path, flags & ~PLAT_LOAD_LINKS, nodes, rpn, f.model_links,
+                           f.nmodel_links, &bad, err, sizeof err);
+  if (rc == SA_EINVAL) {
+    status = bad_input(err);
+  } else if (rc != 0) {
+    fprintf(stderr, "simallreduce: %s\n", rc == SA_ENOMEM ? "out of memory" : err);
+  } else {
+    free(bad.name); /* a rebuilt platform keeps the name the user gave */
+    bad.name = strdup(pf->name);
+    if (f.rebuilt[0])
+      snprintf(f.desc + strlen(f.desc), sizeof f.desc - strlen(f.desc), " (%s)", f.rebuilt);
+    sim_faults_compute(&f, &bad.net.compute);
+    if (f.model_note[0] && (flags & PLAT_LOAD_NET))
+      fprintf(stderr, "simallreduce: note: %s\n", f.model_note);
+    o->faults = &f;
+    status = bad.name ? run(o, bindir, &bad, pf, nodes, rpn, prov) : 1;
+    o->faults = NULL;
+  }
+  plat_free(&bad);
+  sim_faults_free(&f);
+  return status;
+}
+
+/* --list-links: every link of the platform as SimGrid has it, the names --links prints and
+ * --what-if takes. */
+static int list_links(const char *path)
+{
+  plat_file pf;
+  char err[ERRLEN];
+  if (plat_load_ex(path, PLAT_LOAD_LINKS, 0, 0, &pf, err, sizeof err) != 0)
+    return bad_input(err);
+  printf("# platform %s: %d links (a split-duplex link's name without _UP/_DOWN names both)\n", pf.name, pf.nlinks);
+  printf("# %-28s %14s %12s %s\n", "link", "rate(GB/s)", "latency(us)", "sharing");
+  for (int i = 0; i < pf.nlinks; i++)
+    printf("  %-28s %14.3f %12.3f %s\n", pf.links[i].name, pf.links[i].bw / 1e9, pf.links[i].lat * 1e6,
+           pf.links[i].shared ? "shared" : "fatpipe");
+  plat_free(&pf);
+  return 0;
+}
+
 /* --trace: the ranks it records, checked against the run's; a large run records a readable
  * share unless --trace-ranks says otherwise. Returns 0, or SA_EINVAL with err. */
 static int check_trace_ranks(sim_opts *o, int ranks, char *err, size_t errlen)
@@ -500,7 +629,13 @@ int main(int argc, char **argv)
     sim_cli_free(&o);
     return bad_input(err);
   }
-  int flags = o.mode != SIM_MODE_SIM || o.best || o.nccl ? PLAT_LOAD_NET : 0;
+  if (o.action == SIM_LIST_LINKS) {
+    status = list_links(path);
+    free(path);
+    sim_cli_free(&o);
+    return status;
+  }
+  int flags = (o.mode != SIM_MODE_SIM || o.best || o.nccl ? PLAT_LOAD_NET : 0) | (o.nwhatif ? PLAT_LOAD_LINKS : 0);
   sim_provenance prov;
   if (sim_provenance_init(&prov, argc, argv) != 0)
     bad_input("out of memory");
@@ -513,7 +648,7 @@ int main(int argc, char **argv)
   else if ((flags & PLAT_LOAD_NET) && pf.net_rc == SA_ENOROUTE) /* a simulation would fail on it */
     fprintf(stderr, "simallreduce: platform %s: %s\n", pf.name, pf.net_err);
   else
-    status = run(&o, bindir, &pf, nodes, rpn, &prov);
+    status = o.nwhatif ? run_whatif(&o, bindir, &pf, flags, nodes, rpn, &prov) : run(&o, bindir, &pf, NULL, nodes, rpn, &prov);
   if (status == 0 && o.trace_ranks == sim_trace_default_ranks)
     fprintf(stderr, "simallreduce: the trace shows ranks %s of %d (the first %d unless --trace-ranks says otherwise)\n",
             o.trace_ranks, nodes * rpn, SIM_TRACE_DEFAULT_RANKS);

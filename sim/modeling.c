@@ -73,11 +73,15 @@ void sim_model_point(const sim_model *m, sim_point *p)
   int at = p->nccl[0] && a && (a->flags & AR_NCCL) && nccl_choice_parse(p->nccl, &ch) == 0;
   if ((at ? cost_predict_nccl_at(m->ctx, ch.algo, ch.proto, ch.channels, p->bytes, &r)
           : cost_predict(m->ctx, p->algo, p->bytes, &r)) == 0) {
-    p->model_s = r.time_s;
+    p->model_s = r.time_s + m->late_s;
     p->model_nphases = r.nphases < SIM_MAX_PHASES ? r.nphases : SIM_MAX_PHASES;
     for (int k = 0; k < p->model_nphases; k++) {
       snprintf(p->model_phase_name[k], sizeof p->model_phase_name[k], "%s", r.phase_name[k]);
       p->model_phase_s[k] = r.phase_s[k];
+    }
+    if (m->late_s > 0 && p->model_nphases < SIM_MAX_PHASES) {
+      snprintf(p->model_phase_name[p->model_nphases], sizeof p->model_phase_name[0], "late rank");
+      p->model_phase_s[p->model_nphases++] = m->late_s;
     }
   }
   cost_nccl_pred n;

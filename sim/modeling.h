@@ -18,6 +18,9 @@ typedef struct {
   cost_params params;
   char lat_factor[2048], bw_factor[2048], recv_overhead[2048]; /* SMPI's settings in force */
   cost_cover cover; /* where the platform is outside what the models assume */
+  double late_s;    /* --what-if: the latest rank's delay, added whole to every prediction
+                     * (nothing finishes without that rank's data; what the others do before
+                     * it comes is not credited: an upper bound) */
   char why[320];
 } sim_model;
 

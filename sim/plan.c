@@ -39,6 +39,7 @@ void sim_plan_fill(sim_plan *pl, int i, const sim_point *p)
   if (pl->slot[i].done) /* the point again: what the first one held goes */
     sim_links_free(&pl->slot[i].pt.links);
   pl->slot[i].pt = *p;
+  pl->slot[i].pt.healthy_s = pl->slot[i].healthy_s;
   if (!p->nccl[0])
     snprintf(pl->slot[i].pt.nccl, sizeof pl->slot[i].pt.nccl, "%s", pl->slot[i].nccl);
   if (!pl->slot[i].done)

@@ -14,6 +14,7 @@ typedef struct {
   int done;    /* pt holds the result */
   int resumed; /* taken from --resume's file */
   double wall_s; /* host seconds it took in this run (since the point before it) */
+  double healthy_s; /* --what-if: the same point without the faults (0: none) */
   sim_point pt;
 } sim_slot;
 

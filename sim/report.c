@@ -42,8 +42,12 @@ void sim_report_table_head(FILE *f, const sim_run_info *run, const char *mode)
           sim ? mode : "predicted by the cost models (no simulation)");
   if (steady(run))
     fprintf(f, "# timing %s: steady state of back-to-back allreduces, no start skew\n", run->timing);
+  if (run->whatif)
+    fprintf(f, "# what-if: %s; healthy: the same points without them\n", run->whatif);
   fprintf(f, "# %12s %12s %6s %10s %14s %12s %12s", "size", "count", "type", "algo", sim ? "time(us)" : "model(us)",
           "algbw(GB/s)", "busbw(GB/s)");
+  if (run->whatif)
+    fprintf(f, " %14s %9s", "healthy(us)", "slowdown");
   if (m == SIM_MODE_BOTH)
     fprintf(f, " %14s %8s", "model(us)", "diff%");
   if (sim)
@@ -59,6 +63,12 @@ void sim_report_table_row(FILE *f, const sim_run_info *run, const sim_point *p)
     fprintf(f, " %14s %12s %12s", "-", "-", "-");
   else
     fprintf(f, " %14.2f %12.3f %12.3f", sim_point_time(p) * 1e6, sim_algbw(p), sim_busbw(p, run->ranks));
+  char slow[32];
+  snprintf(slow, sizeof slow, "x%.2f", sim_point_time(p) / p->healthy_s);
+  if (run->whatif && p->healthy_s > 0 && !isnan(sim_point_time(p)))
+    fprintf(f, " %14.2f %9s", p->healthy_s * 1e6, slow);
+  else if (run->whatif)
+    fprintf(f, " %14s %9s", "-", "-");
   if (m == SIM_MODE_BOTH && !isnan(p->model_s))
     fprintf(f, " %14.2f %+8.2f", p->model_s * 1e6, 100 * (p->model_s - p->time_s) / p->time_s);
   else if (m == SIM_MODE_BOTH)
@@ -168,6 +178,10 @@ cJSON *sim_report_point_json(const sim_run_info *run, const sim_point *p)
     if (p->sparse_rel_err >= 0)
       cJSON_AddNumberToObject(o, "sparse_rel_err", p->sparse_rel_err);
   }
+  if (run->whatif && p->healthy_s > 0 && !isnan(sim_point_time(p))) {
+    cJSON_AddNumberToObject(o, "healthy_time_s", p->healthy_s);
+    cJSON_AddNumberToObject(o, "slowdown", sim_point_time(p) / p->healthy_s);
+  }
   if (p->simulated && !isnan(p->next_clock_s)) /* where --resume starts the point after it */
     cJSON_AddNumberToObject(o, "next_clock_s", p->next_clock_s);
   if (run->links && p->simulated)
@@ -205,6 +219,8 @@ cJSON *sim_report_head_json(const sim_run_info *run, const char *mode, double wa
   cJSON_AddStringToObject(root, "mode", mode);
   cJSON_AddStringToObject(root, "run_mode", sim_mode_name(sim_run_mode(run)));
   cJSON_AddStringToObject(root, "timing", run->timing ? run->timing : "barrier");
+  if (run->whatif)
+    cJSON_AddStringToObject(root, "what_if", run->whatif);
   if (run->opts)
     cJSON_AddItemToObject(root, "options", sim_report_options(run->opts));
   if (run->prov)

@@ -30,6 +30,7 @@ typedef struct {
   int links;                       /* --links N: the busiest N links of each point, 0: none */
   const char *timing;              /* --timing, by name (NULL: barrier) */
   const topo_cover *cover;         /* what the platform's fit saw (NULL: not a fitted platform) */
+  const char *whatif;              /* --what-if's faults, in words (NULL: a healthy run) */
 } sim_run_info;
 
 /* --mode of the run (sim when there are no models) */

@@ -12,7 +12,8 @@ void sim_report_csv_head(FILE *f, const sim_run_info *run)
   if (run->prov)
     sim_provenance_csv(f, run->prov);
   fprintf(f, "platform,nodes,ranks_per_node,ranks,algo,bytes,count,dtype,time_s,algbw_GBps,busbw_GBps,verified,"
-             "max_abs_err,density,k,phases,model_time_s,nccl_ring_s,nccl_tree_s,nccl\n");
+             "max_abs_err,density,k,phases,model_time_s,nccl_ring_s,nccl_tree_s,nccl%s\n",
+          run->whatif ? ",healthy_time_s,slowdown" : "");
 }
 
 void sim_report_csv_row(FILE *f, const sim_run_info *run, const sim_point *p)
@@ -50,7 +51,12 @@ void sim_report_csv_row(FILE *f, const sim_run_info *run, const sim_point *p)
     if (sim_run_mode(run) != SIM_MODE_SIM && !isnan(extra[k]))
       fprintf(f, "%.17g", extra[k]);
   }
-  fprintf(f, ",%s\n", p->nccl);
+  fprintf(f, ",%s", p->nccl);
+  if (run->whatif && p->healthy_s > 0 && !isnan(sim_point_time(p)))
+    fprintf(f, ",%.17g,%.17g", p->healthy_s, sim_point_time(p) / p->healthy_s);
+  else if (run->whatif)
+    fputs(",,", f);
+  fputc('\n', f);
 }
 
 void sim_report_csv_tail(FILE *f, int npoints, double wall_s)

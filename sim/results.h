@@ -39,6 +39,8 @@ typedef struct {
   int nccl_ring_proto, nccl_tree_proto;
   char nccl[NCCL_CHOICE_LEN]; /* one of NCCL's algorithms: what it ran, "ring/LL128/24"; else "" */
   double next_clock_s; /* simulated: the clock the runner started the next point at (NaN: none) */
+  double healthy_s;    /* --what-if: the same point without the faults, simulated or predicted
+                        * as this one is (0: none) */
   sim_links links; /* --links: every link's traffic (empty otherwise); owned */
 } sim_point;
 

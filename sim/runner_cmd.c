@@ -2,6 +2,7 @@
  * them in runner/runner_args.c). */
 #include "runner_cmd.h"
 #include "common/sa_error.h"
+#include "whatif.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -68,6 +69,16 @@ int sim_runner_cmd_build(sim_runner_cmd *c, const sim_opts *o, int rpn, const si
   if (o->trace_ranks) {
     c->argv[k++] = "--trace-ranks";
     c->argv[k++] = (char *)o->trace_ranks;
+  }
+  if (o->faults) { /* a file: a jitter gives every rank a line */
+    const char *slash = strrchr(result, '/');
+    snprintf(c->faults, sizeof c->faults, "%.*sfaults", slash ? (int)(slash - result) + 1 : 0, result);
+    if (sim_faults_write(o->faults, c->faults) != 0) {
+      sim_runner_cmd_free(c);
+      return SA_EIO;
+    }
+    c->argv[k++] = "--faults";
+    c->argv[k++] = c->faults;
   }
   if (o->timing != COST_TIMING_BARRIER) {
     c->argv[k++] = "--timing";

@@ -7,6 +7,7 @@
 
 typedef struct {
   char *points; /* the file holding them */
+  char faults[4200]; /* --what-if's faults, a file beside it ("": none) */
   char num[7][32];
   char trace[4200];
   char *argv[32]; /* NULL-terminated */

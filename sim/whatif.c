@@ -1,0 +1,194 @@
+/* whatif.c: --what-if's faults for one run (see whatif.h). */
+#include "whatif.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/sa_error.h"
+
+/* Whether the platform has a link of that name, or both directions of a split-duplex one
+ * under its bare name (topo/link_change.h). */
+static int has_link(const plat_file *pf, const char *name)
+{
+  char up[SA_WHATIF_NAME + 8], down[SA_WHATIF_NAME + 8];
+  snprintf(up, sizeof up, "%s_UP", name);
+  snprintf(down, sizeof down, "%s_DOWN", name);
+  int u = 0, d = 0;
+  for (int i = 0; i < pf->nlinks; i++) {
+    if (strcmp(pf->links[i].name, name) == 0)
+      return 1;
+    u |= strcmp(pf->links[i].name, up) == 0;
+    d |= strcmp(pf->links[i].name, down) == 0;
+  }
+  return u && d;
+}
+
+static int rank_in(const sa_whatif *w, int ranks, char *err, size_t errlen)
+{
+  if (w->rank < ranks)
+    return 0;
+  snprintf(err, errlen, "--what-if %s: rank %d is not in this run (ranks 0 to %d)", w->text, w->rank, ranks - 1);
+  return SA_EINVAL;
+}
+
+static int add_link(sim_faults *f, const sa_whatif *w, const plat_file *pf, char *err, size_t errlen)
+{
+  if (strpbrk(w->link, " \t\n") || !has_link(pf, w->link)) {
+    snprintf(err, errlen, "--what-if %s: the platform has no link %s (simallreduce --platform %s --list-links lists them)",
+             w->text, w->link, pf->name);
+    return SA_EINVAL;
+  }
+  plat_link_change *g = realloc(f->links, sizeof *g * (size_t)(f->nlinks + 1));
+  if (!g)
+    return SA_ENOMEM;
+  f->links = g;
+  /* another job's share of a link, taken as a reservation: what is left is ours (SimGrid
+   * would share a competing flow max-min, the share then depending on our own flows) */
+  g[f->nlinks++] = (plat_link_change){w->link, w->kind == SA_WI_LINK_BW ? w->value : w->kind == SA_WI_BACKGROUND ? 1 - w->value : 1,
+                                      w->kind == SA_WI_LINK_LAT ? w->value : 0};
+  return 0;
+}
+
+/* jitter: |N(0, sigma)| per rank, in rank order, from MT19937 seeded with the spec's seed. */
+static int add_jitter(sim_faults *f, const sa_whatif *w)
+{
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  if (!r)
+    return SA_ENOMEM;
+  gsl_rng_set(r, w->seed);
+  for (int i = 0; i < f->ranks; i++)
+    f->late[i] += fabs(gsl_ran_gaussian(r, w->value));
+  gsl_rng_free(r);
+  return 0;
+}
+
+static int nic_faults(sim_faults *f, const sim_opts *o, const plat_file *pf, const char *dir, char *err, size_t errlen)
+{
+  (void)f, (void)dir, (void)pf;
+  for (int i = 0; i < o->nwhatif; i++)
+    if (o->whatif[i].kind == SA_WI_NIC_DOWN || o->whatif[i].kind == SA_WI_RAIL_DOWN) {
+      snprintf(err, errlen, "--what-if %s: not built yet", o->whatif[i].text);
+      return SA_EINVAL;
+    }
+  return 0;
+}
+
+/* The models' view of a link change (whatif.h): node<N>-<rest> stands for <rest> of every
+ * node they read (the platform's first three), where the platform has it. */
+static int model_view(sim_faults *f, const plat_file *pf)
+{
+  int cap = 3 * f->nlinks + 1;
+  f->model_links = malloc(sizeof *f->model_links * (size_t)cap);
+  f->model_names = malloc(sizeof *f->model_names * (size_t)cap);
+  if (!f->model_links || !f->model_names)
+    return SA_ENOMEM;
+  int spread = 0;
+  for (int i = 0; i < f->nlinks; i++) {
+    const char *name = f->links[i].name, *dash = strchr(name, '-');
+    int node, used = 0;
+    int per_node = strncmp(name, "node", 4) == 0 && sscanf(name + 4, "%d%n", &node, &used) == 1 && name + 4 + used == dash;
+    for (int n = 0; per_node && n < pf->nnodes && n < 3; n++) {
+      char *m = f->model_names[f->nmodel_links];
+      snprintf(m, sizeof f->model_names[0], "node%d%s", n, dash);
+      if (!has_link(pf, m))
+        continue;
+      f->model_links[f->nmodel_links] = f->links[i];
+      f->model_links[f->nmodel_links++].name = m;
+      spread |= n != node;
+    }
+    if (!per_node)
+      f->model_links[f->nmodel_links++] = f->links[i];
+  }
+  if (spread)
+    snprintf(f->model_note, sizeof f->model_note,
+             "the models read the first nodes and take the others alike: a link's fault is theirs on that link of "
+             "every node (a ring is as slow as its slowest link; where an algorithm's traffic over it differs from "
+             "node to node, an upper bound)");
+  return 0;
+}
+
+int sim_faults_resolve(sim_faults *f, const sim_opts *o, const plat_file *pf, int nodes, int rpn, const char *dir,
+                       char *err, size_t errlen)
+{
+  memset(f, 0, sizeof *f);
+  f->ranks = nodes * rpn;
+  f->late = calloc((size_t)f->ranks, sizeof *f->late);
+  f->slow = malloc(sizeof *f->slow * (size_t)f->ranks);
+  if (!f->late || !f->slow)
+    return SA_ENOMEM;
+  for (int i = 0; i < f->ranks; i++)
+    f->slow[i] = 1;
+  int rc = 0;
+  size_t used = 0;
+  for (int i = 0; i < o->nwhatif && rc == 0; i++) {
+    const sa_whatif *w = &o->whatif[i];
+    switch (w->kind) {
+    case SA_WI_LATE:
+      if ((rc = rank_in(w, f->ranks, err, errlen)) == 0)
+        f->late[w->rank] += w->value;
+      break;
+    case SA_WI_SLOW:
+      if ((rc = rank_in(w, f->ranks, err, errlen)) == 0)
+        f->slow[w->rank] *= w->value;
+      break;
+    case SA_WI_LINK_BW:
+    case SA_WI_LINK_LAT:
+    case SA_WI_BACKGROUND: rc = add_link(f, w, pf, err, errlen); break;
+    case SA_WI_JITTER: rc = add_jitter(f, w); break;
+    default: break; /* the NICs, below */
+    }
+    char d[256];
+    sa_whatif_describe(w, d, sizeof d);
+    used += (size_t)snprintf(f->desc + used, used < sizeof f->desc ? sizeof f->desc - used : 0, "%s%s", i ? "; " : "", d);
+    used = used < sizeof f->desc ? used : sizeof f->desc - 1;
+  }
+  if (rc == 0)
+    rc = nic_faults(f, o, pf, dir, err, errlen);
+  if (rc == 0)
+    rc = model_view(f, pf);
+  for (int i = 0; i < f->ranks; i++) {
+    f->late_max = f->late[i] > f->late_max ? f->late[i] : f->late_max;
+    f->slow_max = f->slow[i] > f->slow_max ? f->slow[i] : f->slow_max;
+  }
+  return rc;
+}
+
+int sim_faults_write(const sim_faults *f, const char *path)
+{
+  FILE *out = fopen(path, "w");
+  if (!out)
+    return SA_EIO;
+  for (int i = 0; i < f->ranks; i++) {
+    if (f->late[i] > 0)
+      fprintf(out, "late %d %.17g\n", i, f->late[i]);
+    if (f->slow[i] != 1)
+      fprintf(out, "slow %d %.17g\n", i, f->slow[i]);
+  }
+  for (int i = 0; i < f->nlinks; i++)
+    fprintf(out, "link %.17g %.17g %s\n", f->links[i].factor, f->links[i].add_lat, f->links[i].name);
+  return fclose(out) == 0 ? 0 : SA_EIO;
+}
+
+void sim_faults_compute(sim_faults *f, sa_compute *c)
+{
+  if (f->slow_max <= 1)
+    return;
+  sa_compute_slower(c, f->slow_max);
+  size_t n = strlen(f->model_note);
+  snprintf(f->model_note + n, sizeof f->model_note - n, "%sthe models take every GPU as slow as the slowest (x%g): an "
+           "upper bound where only some are", n ? "; " : "", f->slow_max);
+}
+
+void sim_faults_free(sim_faults *f)
+{
+  free(f->late);
+  free(f->slow);
+  free(f->links);
+  free(f->model_links);
+  free(f->model_names);
+  memset(f, 0, sizeof *f);
+}

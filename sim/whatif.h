@@ -1,0 +1,48 @@
+/* whatif.h: what --what-if's faults do to one run (docs/what-if.md): checked against the
+ * platform and the run's ranks before anything runs, then handed to the runner (a file of
+ * faults), to the models (a degraded platform probe, a slower GPU, the latest rank's delay)
+ * and to the report (one line naming them). */
+#ifndef SIM_WHATIF_H
+#define SIM_WHATIF_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "platform/platform.h"
+
+typedef struct sim_faults {
+  char desc[1024];          /* every fault, "; "-separated, for the table and the JSON */
+  plat_link_change *links;  /* link:... and background:..., in the order given */
+  int nlinks;
+  /* the same for the models, which read the first nodes and take the others alike: a
+   * change of node N's link is made to that link of every node they read */
+  plat_link_change *model_links;
+  int nmodel_links;
+  char (*model_names)[SA_WHATIF_NAME + 16];
+  char model_note[512]; /* what the models do otherwise than the simulation ("": nothing) */
+  int ranks;
+  double *late;             /* [ranks]: seconds each rank reaches every allreduce late */
+  double *slow;             /* [ranks]: how many times slower each rank's GPU is (1: healthy) */
+  double late_max, slow_max;
+  char platform[4200];      /* the platform rebuilt without its NICs down ("": none down) */
+  char rebuilt[512];        /* what was rebuilt, in words */
+} sim_faults;
+
+/* Checks o's faults against the platform pf (its links by name: pf loaded with
+ * PLAT_LOAD_LINKS) and a run of nodes x rpn ranks, and works out what they do: ranks out of
+ * range, unknown links and NICs are one line in err and SA_EINVAL; jitter's draws are made
+ * here, per rank in rank order, for its seed (GSL's MT19937). A rebuilt platform goes into
+ * dir. Returns 0, SA_EINVAL, SA_EIO or SA_ENOMEM. */
+int sim_faults_resolve(sim_faults *f, const sim_opts *o, const plat_file *pf, int nodes, int rpn, const char *dir,
+                       char *err, size_t errlen);
+
+/* The runner's --faults file (runner/runner_faults.c) at path: 0 or SA_EIO. */
+int sim_faults_write(const sim_faults *f, const char *path);
+
+/* The models' view of the degraded run: the GPU the slowest rank has, for every rank (the
+ * models take the ranks alike: an upper bound where only some are slow). */
+void sim_faults_compute(sim_faults *f, sa_compute *c);
+
+void sim_faults_free(sim_faults *f);
+
+#endif
