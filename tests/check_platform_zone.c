@@ -21,6 +21,7 @@
 #include "check_util.h"
 #include "cli_run.h"
 #include "common/sa_error.h"
+#include "sim/whatif_nics.h"
 
 static char dir[128];
 static void setup(void) { ck_assert_int_eq(cli_tmpdir(dir, "check_platform_zone"), 0); }
@@ -150,6 +151,19 @@ START_TEST(loader_routes_are_the_files_routes)
     dump_routes(xml, 1, i < NFLAT, b);
     ck_assert_msg(same_file(a, b), "%s: the loader's routes differ from the file's", shapes[i]);
   }
+  /* NICs down (--what-if): GPUs 1 of every node and 3 of node 2 reach another NIC over
+   * NVLink, a longer way out of the node that SimGrid gives in an order of its own */
+  sa_whatif w[2];
+  char xml[256], degraded[300], err[256], a[400], b[400];
+  generate(0, xml, sizeof xml);
+  ck_assert(sa_whatif_parse("rail-down:1", &w[0], err, sizeof err) == 0 &&
+            sa_whatif_parse("nic-down:2-3", &w[1], err, sizeof err) == 0);
+  ck_assert_msg(sim_whatif_nics_platform(xml, w, 2, dir, degraded, sizeof degraded, err, sizeof err) == 0, "%s", err);
+  snprintf(a, sizeof a, "%s.xml-routes", degraded);
+  snprintf(b, sizeof b, "%s.zone-routes", degraded);
+  dump_routes(degraded, 0, 0, a);
+  dump_routes(degraded, 1, 1, b);
+  ck_assert_msg(same_file(a, b), "%s: the loader's routes differ from the file's", degraded);
 }
 END_TEST
 

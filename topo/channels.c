@@ -274,17 +274,25 @@ static int ends_of(const topo_graph *g, int c, int *entry, int *exit)
     cls[a] = id;
     size[id]++;
   }
-  int want = c % nics, j = c / nics, seen = 0;
+  int want = c % nics, next = (want + 1) % nics, j = c / nics, seen = 0, least = n;
   for (int a = 0; cls && a < n; a++)
     if (cls[a] == want && seen++ == j % size[want])
       *entry = a;
-  if (cls && size[want] >= 2) {
+  for (int id = 0; id < k; id++)
+    least = size[id] < least ? size[id] : least;
+  if (cls && least >= 2) {
     seen = 0;
     for (int a = 0; a < n; a++)
       if (cls[a] == want && seen++ == (j + 1) % size[want])
         *exit = a;
   } else if (cls && nics >= 2) {
-    *exit = first[(want + 1) % nics];
+    /* some NIC serves one GPU: every channel leaves on the next NIC, taking turns among its
+     * GPUs as it enters on its own, so that each NIC carries as many channels each way (a
+     * NIC left to two GPUs by another's going down, docs/platforms.md "NICs down") */
+    seen = 0;
+    for (int a = 0; a < n; a++)
+      if (cls[a] == next && seen++ == j % size[next])
+        *exit = a;
     flip = 1;
   } else {
     *exit = *entry;

@@ -68,6 +68,37 @@ static int bad(char *err, size_t errlen, const char *msg)
   return SA_EINVAL;
 }
 
+/* The NICs down name NICs and nodes there are, and leave every node a NIC. */
+static int check_down(const topo_cluster *t, char *err, size_t errlen)
+{
+  if (t->ndown < 0 || t->ndown > TOPO_MAX_DOWN) {
+    snprintf(err, errlen, "at most %d NICs down one by one", TOPO_MAX_DOWN);
+    return SA_EINVAL;
+  }
+  if (t->nics < 64 && t->rails_down >> t->nics) {
+    snprintf(err, errlen, "a rail down past the %d NICs of a node", t->nics);
+    return SA_EINVAL;
+  }
+  for (int i = -1; i < t->ndown; i++) {
+    int node = i < 0 ? -1 : t->down[i].node, left = 0;
+    if (i >= 0 && (node < 0 || node >= t->nodes || t->down[i].nic < 0 || t->down[i].nic >= t->nics)) {
+      snprintf(err, errlen, "NIC %d of node %d down: nodes 0 to %d, NICs 0 to %d", t->down[i].nic, node,
+               t->nodes - 1, t->nics - 1);
+      return SA_EINVAL;
+    }
+    for (int k = 0; k < t->nics; k++)
+      left += topo_nic_up(t, node, k);
+    if (left == 0) {
+      if (node < 0)
+        snprintf(err, errlen, "every rail is down: a node would have no NIC left");
+      else
+        snprintf(err, errlen, "node %d would have no NIC left", node);
+      return SA_EINVAL;
+    }
+  }
+  return 0;
+}
+
 int topo_check(const topo_cluster *t, char *err, size_t errlen)
 {
   if (t->nodes < 1 || t->gpus < 1 || t->nics < 1)
@@ -94,10 +125,86 @@ int topo_check(const topo_cluster *t, char *err, size_t errlen)
     return bad(err, errlen, "rails need a fat-tree fabric (one leaf per rail)");
   if (t->fabric == TOPO_FABRIC_FATTREE && !(t->oversub >= 1))
     return bad(err, errlen, "the oversubscription ratio is 1 (non-blocking) or more");
-  return 0;
+  return check_down(t, err, errlen);
 }
 
 int topo_nic_of(const topo_cluster *t, int gpu) { return (int)((long)gpu * t->nics / t->gpus); }
+
+int topo_nic_up(const topo_cluster *t, int node, int k)
+{
+  if (k < 64 && (t->rails_down >> k & 1))
+    return 0;
+  for (int i = 0; i < t->ndown; i++)
+    if (t->down[i].node == node && t->down[i].nic == k)
+      return 0;
+  return 1;
+}
+
+/* pcie: the switch of GPU j, of NIC k, and the socket of switch s */
+static int nswitch(const topo_cluster *t) { return (t->gpus + t->gpus_per_switch - 1) / t->gpus_per_switch; }
+static int switch_of_gpu(const topo_cluster *t, int j) { return j / t->gpus_per_switch; }
+static int switch_of_nic(const topo_cluster *t, int k) { return (int)((long)k * nswitch(t) / t->nics); }
+static int socket_of(const topo_cluster *t, int s) { return nswitch(t) >= 2 ? s * 2 / nswitch(t) : 0; }
+
+/* How far NIC k is from GPU j, as NCCL ranks paths (src/graph/topo.h: PIX < PXB < PXN < PHB
+ * < SYS): on PCIe nodes the NIC under the GPU's own PCIe switch, then one under its socket,
+ * then one across the sockets; on NVSwitch nodes every NIC is one NVLink hop and its GPU's
+ * PCIe switch away (PXN); on the other kinds every NIC is reached the same way. */
+static int nic_distance(const topo_cluster *t, int j, int k)
+{
+  if (t->node != TOPO_NODE_PCIE)
+    return 0;
+  int s = switch_of_gpu(t, j), d = switch_of_nic(t, k);
+  return s == d ? 0 : socket_of(t, s) == socket_of(t, d) ? 1 : 2;
+}
+
+/* NCCL's mirrorBits (src/graph/topo.h, v2.26.2-1): val's bits below pow2, reversed. */
+static int mirror_bits(int val, int pow2)
+{
+  int m = 0;
+  for (int b = 1, mb = pow2 >> 1; b < pow2; b <<= 1, mb >>= 1)
+    if (val & b)
+      m |= mb;
+  return m;
+}
+
+/* NCCL 2.26.2 (src/graph/topo.cc, tag v2.26.2-1), ncclTopoGetLocalNet: a GPU's NICs are
+ * those at its best path (ncclTopoGetLocal: highest bandwidth, then lowest path type), in
+ * NIC order; it takes NIC number dev (its CUDA index, bit-reversed when the count is a power
+ * of two) plus the channel, modulo their count. With its own NIC gone, a GPU of an NVSwitch
+ * node reaches every other NIC by PXN (src/graph/paths.cc, ncclTopoComputePaths: through the
+ * NIC's own GPU over NVLink, PATH_PXN, better than through the CPU), all alike: GPU 3 of 8
+ * with rail 3 down gets the 4th of NICs 0 1 2 4 5 6 7, NIC 4, on channel 0, and the next one
+ * up on each channel after. SimGrid's routes are fixed, so the route takes channel 0's. */
+int topo_nic_used(const topo_cluster *t, int node, int j)
+{
+  int own = topo_nic_of(t, j);
+  if ((t->rails_down == 0 && t->ndown == 0) || topo_nic_up(t, node, own))
+    return own;
+  int local[TOPO_MAX_NICS], n = 0, best = 3;
+  for (int k = 0; k < t->nics && k < TOPO_MAX_NICS; k++) {
+    int d = nic_distance(t, j, k);
+    if (!topo_nic_up(t, node, k) || d > best)
+      continue;
+    if (d < best)
+      best = d, n = 0;
+    local[n++] = k;
+  }
+  if (n == 0)
+    return -1;
+  int net = (n & (n - 1)) == 0 ? mirror_bits(j, n) : j;
+  return local[net % n];
+}
+
+/* The GPU NCCL relays through to NIC k (ncclTopoGetLocalGpu, src/graph/topo.cc v2.26.2-1:
+ * the first of the NIC's own GPUs whose channel 0 goes to it): the first GPU wired to k. */
+static int relay_gpu(const topo_cluster *t, int k)
+{
+  int g = 0;
+  while (g < t->gpus - 1 && topo_nic_of(t, g) < k)
+    g++;
+  return g;
+}
 
 int topo_leaves(const topo_cluster *t)
 {
@@ -110,7 +217,7 @@ int topo_leaf_of(const topo_cluster *t, int node, int gpu)
 {
   if (t->fabric == TOPO_FABRIC_SWITCH)
     return 0;
-  return t->rails ? topo_nic_of(t, gpu) : node / t->nodes_per_leaf;
+  return t->rails ? topo_nic_used(t, node, gpu) : node / t->nodes_per_leaf;
 }
 
 /* Nodes per unit: nodes_per_leaf, or more where that would make over MAX_UNITS units (the
@@ -154,12 +261,6 @@ static int leaf_nics(const topo_cluster *t, int l)
   int first = l * t->nodes_per_leaf, n = t->nodes - first;
   return (n < t->nodes_per_leaf ? n : t->nodes_per_leaf) * t->nics;
 }
-
-/* pcie: the switch of GPU j, of NIC k, and the socket of switch s */
-static int nswitch(const topo_cluster *t) { return (t->gpus + t->gpus_per_switch - 1) / t->gpus_per_switch; }
-static int switch_of_gpu(const topo_cluster *t, int j) { return j / t->gpus_per_switch; }
-static int switch_of_nic(const topo_cluster *t, int k) { return (int)((long)k * nswitch(t) / t->nics); }
-static int socket_of(const topo_cluster *t, int s) { return nswitch(t) >= 2 ? s * 2 / nswitch(t) : 0; }
 
 void topo_link_name(const topo_cluster *t, const topo_hop *h, char *buf, size_t len)
 {
@@ -222,7 +323,8 @@ int topo_node_links(const topo_cluster *t, int node, topo_hop *out, int max)
   if (t->node == TOPO_NODE_DGX1 || (t->node == TOPO_NODE_PCIE && nswitch(t) > 1))
     PUT(TOPO_LK_SOCKET, 0, 0);
   for (int k = 0; k < t->nics; k++)
-    PUT(TOPO_LK_NIC, k, 0);
+    if (topo_nic_up(t, node, k))
+      PUT(TOPO_LK_NIC, k, 0);
 #undef PUT
   return n;
 }
@@ -272,8 +374,17 @@ void topo_intra(const topo_cluster *t, int node, int j, int k, topo_path *p)
 
 void topo_to_nic(const topo_cluster *t, int node, int j, topo_path *p)
 {
-  int nic = topo_nic_of(t, j);
+  int nic = topo_nic_used(t, node, j);
   p->n = 0;
+  if (nic < 0) /* no NIC left: topo_check refuses the cluster */
+    nic = topo_nic_of(t, j);
+  if (nic != topo_nic_of(t, j) && t->node == TOPO_NODE_NVSWITCH) {
+    /* PXN: over NVLink into the memory of the NIC's own GPU, which the NIC reads */
+    add(p, TOPO_LK_GPU, node, j, 0, 1);
+    add(p, TOPO_LK_GPU, node, relay_gpu(t, nic), 0, 0);
+    add(p, TOPO_LK_NIC, node, nic, 0, 1);
+    return;
+  }
   switch (t->node) {
   case TOPO_NODE_NVSWITCH: break; /* the NIC sits on the GPU's own PCIe switch, faster than it */
   case TOPO_NODE_CLUSTER: add(p, TOPO_LK_GPU, node, j, 0, 1); break;

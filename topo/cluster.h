@@ -19,6 +19,9 @@
 #define TOPO_CLUSTER_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#define TOPO_MAX_DOWN 16 /* NICs down on one node each: topo_cluster's down[] */
 
 typedef enum { TOPO_NODE_CLUSTER, TOPO_NODE_NVSWITCH, TOPO_NODE_PCIE, TOPO_NODE_DGX1 } topo_node_kind;
 typedef enum { TOPO_FABRIC_SWITCH, TOPO_FABRIC_FATTREE } topo_fabric_kind;
@@ -40,6 +43,14 @@ typedef struct {
   double oversub;               /* fat-tree: a leaf's uplink = its NICs' total rate / oversub */
   int nodes_per_leaf;           /* fat-tree: nodes under one leaf; with rails, per piece of a rail's leaf */
   double uplink_lat;
+  /* NICs that are gone (--what-if rail-down, nic-down; docs/platforms.md "NICs down"): bit k
+   * of rails_down, NIC k of every node; down[0 .. ndown - 1], one NIC of one node. A GPU whose
+   * NIC is gone leaves through another (topo_nic_used); none down in a healthy cluster. */
+  uint64_t rails_down;
+  int ndown;
+  struct {
+    int node, nic;
+  } down[TOPO_MAX_DOWN];
 } topo_cluster;
 
 /* The largest cluster the generator draws and the loader builds (topo_check): far past the
@@ -93,7 +104,14 @@ void topo_link_rate(const topo_cluster *t, const topo_hop *h, double *bw, double
 int topo_node_links(const topo_cluster *t, int node, topo_hop *out, int max);
 int topo_fabric_links(const topo_cluster *t, topo_hop *out, int max);
 
+/* The NIC GPU gpu is wired to: floor(gpu * nics / gpus). */
 int topo_nic_of(const topo_cluster *t, int gpu);
+/* 1 when NIC k of node is there (not down). */
+int topo_nic_up(const topo_cluster *t, int node, int k);
+/* The NIC GPU j of node leaves the node through: its own, or where that is down, the one
+ * NCCL gives it (cluster.c: ncclTopoGetLocalNet's choice for channel 0); -1 when the node
+ * has none left (topo_check refuses that). */
+int topo_nic_used(const topo_cluster *t, int node, int j);
 int topo_leaves(const topo_cluster *t);
 int topo_leaf_of(const topo_cluster *t, int node, int gpu);
 
@@ -105,7 +123,9 @@ int topo_unit_of(const topo_cluster *t, int node);
 /* The nodes of unit u, first to end - 1 (u -1: every node). */
 void topo_unit_range(const topo_cluster *t, int u, int *first, int *end);
 
-/* GPU j to GPU k of one node; GPU j up to and through its NIC link; GPU j of node a to GPU k
+/* GPU j to GPU k of one node; GPU j up to and through its NIC link (topo_nic_used's: where
+ * its own is down, over NVLink into the GPU of the NIC it uses, PXN, on NVSwitch nodes; the
+ * way to a NIC shared with other GPUs elsewhere); GPU j of node a to GPU k
  * of node b (a != b: to_nic, the uplinks when the leaves differ, the other to_nic reversed). */
 void topo_intra(const topo_cluster *t, int node, int j, int k, topo_path *p);
 void topo_to_nic(const topo_cluster *t, int node, int j, topo_path *p);

@@ -204,6 +204,20 @@ int topo_platform_xml(FILE *f, const topo_cluster *t, const topo_platform_spec *
   return ferror(f) ? SA_EIO : 0;
 }
 
+/* The NICs down, and where their GPUs go instead (docs/platforms.md "NICs down"). */
+static void describe_down(const topo_cluster *t, char *buf, size_t len)
+{
+  size_t n = (size_t)snprintf(buf, len, "\n     NICs down (no links, nothing routed through them):");
+  for (int k = 0; k < t->nics && k < 64 && n < len; k++)
+    if (t->rails_down >> k & 1)
+      n += (size_t)snprintf(buf + n, len - n, " rail %d (NIC %d of every node);", k, k);
+  for (int i = 0; i < t->ndown && n < len; i++)
+    n += (size_t)snprintf(buf + n, len - n, " NIC %d of node %d;", t->down[i].nic, t->down[i].node);
+  if (n < len)
+    snprintf(buf + n, len - n, "\n     a GPU whose NIC is down leaves through the NIC NCCL gives it%s.",
+             t->node == TOPO_NODE_NVSWITCH ? ", over NVLink into that NIC's GPU (PXN)" : "");
+}
+
 void topo_describe(const topo_cluster *t, char *buf, size_t len)
 {
   static const char *const what[] = {"a private link per GPU into the node", "an NVSwitch: every GPU's NVLinks into it",
@@ -219,10 +233,13 @@ void topo_describe(const topo_cluster *t, char *buf, size_t len)
                           t->nic_bw / 1e9, t->nic_lat * 1e6,
                           t->nics == t->gpus ? "one per GPU" : "shared: GPU j uses NIC floor(j * nics / gpus)");
   if (n < len && t->fabric == TOPO_FABRIC_SWITCH)
-    snprintf(buf + n, len - n, "     Fabric: one non-blocking switch.");
+    n += (size_t)snprintf(buf + n, len - n, "     Fabric: one non-blocking switch.");
   else if (n < len)
-    snprintf(buf + n, len - n,
-             "     Fabric: fat-tree, %d leaves (%s), each leaf's uplink to the spine its NICs' rate / %.4g, %.4g us.",
-             topo_leaves(t), t->rails ? "one per rail: NIC k of every node on leaf k" : "by node",
-             t->oversub, t->uplink_lat * 1e6);
+    n += (size_t)snprintf(
+        buf + n, len - n,
+        "     Fabric: fat-tree, %d leaves (%s), each leaf's uplink to the spine its NICs' rate / %.4g, %.4g us.",
+        topo_leaves(t), t->rails ? "one per rail: NIC k of every node on leaf k" : "by node", t->oversub,
+        t->uplink_lat * 1e6);
+  if (n < len && (t->rails_down || t->ndown))
+    describe_down(t, buf + n, len - n);
 }

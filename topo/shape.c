@@ -58,6 +58,14 @@ int topo_shape_format(const topo_cluster *t, const topo_platform_spec *s, char *
     n += (size_t)snprintf(buf + n, len - n, " lat_factor=%s bw_factor=%s", lat, bw);
   if (s->recv_overhead && n < len)
     n += (size_t)snprintf(buf + n, len - n, " or=%s", s->recv_overhead);
+  /* the NICs down, last and only when there are any: a healthy line is what it always was */
+  for (int k = 0, first = 1; k < 64 && n < len; k++)
+    if (t->rails_down >> k & 1) {
+      n += (size_t)snprintf(buf + n, len - n, "%s%d", first ? " rails_down=" : ",", k);
+      first = 0;
+    }
+  for (int i = 0; i < t->ndown && i < TOPO_MAX_DOWN && n < len; i++)
+    n += (size_t)snprintf(buf + n, len - n, "%s%d-%d", i ? "," : " nics_down=", t->down[i].node, t->down[i].nic);
   return n < len ? 0 : SA_EINVAL;
 }
 
@@ -97,6 +105,56 @@ static int text(const char *v, const char *end, char *out, size_t cap)
     return SA_EPARSE;
   memcpy(out, v, n);
   out[n] = '\0';
+  return 0;
+}
+
+/* A whole number of 0 .. max from *at, *at moved past it: 0 or SA_EPARSE. */
+static int small(const char **at, const char *end, long max, int *out)
+{
+  char *stop;
+  if (*at >= end || **at < '0' || **at > '9')
+    return SA_EPARSE;
+  long x = strtol(*at, &stop, 10);
+  if (stop > end || x > max)
+    return SA_EPARSE;
+  *out = (int)x;
+  *at = stop;
+  return 0;
+}
+
+/* rails_down=K,K... and nics_down=NODE-K,NODE-K...: each list's numbers, comma separated
+ * (their ranges are topo_check's to judge). */
+static int down_lists(const char *at, topo_cluster *t, const char **rest)
+{
+  const char *v, *end;
+  int x, y;
+  if ((v = word(at, "rails_down", &end))) {
+    for (;;) {
+      if (small(&v, end, 63, &x))
+        return SA_EPARSE;
+      t->rails_down |= (uint64_t)1 << x;
+      if (v == end)
+        break;
+      if (*v++ != ',')
+        return SA_EPARSE;
+    }
+    at = end;
+  }
+  if ((v = word(at, "nics_down", &end))) {
+    for (;;) {
+      if (t->ndown == TOPO_MAX_DOWN || small(&v, end, 1000000000L, &x) || v == end || *v++ != '-' ||
+          small(&v, end, 1000000000L, &y))
+        return SA_EPARSE;
+      t->down[t->ndown].node = x;
+      t->down[t->ndown++].nic = y;
+      if (v == end)
+        break;
+      if (*v++ != ',')
+        return SA_EPARSE;
+    }
+    at = end;
+  }
+  *rest = at;
   return 0;
 }
 
@@ -149,5 +207,7 @@ int topo_shape_parse(const char *line, topo_shape *out)
     s->recv_overhead = out->recv_overhead;
     at = end;
   }
+  if (down_lists(at, &out->topo, &at))
+    return SA_EPARSE;
   return *at == '\0' ? 0 : SA_EPARSE;
 }

@@ -123,11 +123,27 @@ public:
       return; /* as the file's one-host zones: nothing between a GPU and itself */
     topo_path p;
     topo_path_between(&topo_, node_of_[s], gpu_of_[s], node_of_[d], gpu_of_[d], &p);
-    for (int i = 0; i < p.n; i++) {
+    /* Between nodes SimGrid lists each GPU's way to its NIC (a piece of the file's routes
+     * inside a leaf's zone) backwards: the NIC link first out of the source, last into the
+     * destination. It sums the latencies in that order when both GPUs are in one zone (a
+     * leaf, or a leaf's unit), else in the path's. Only a GPU whose NIC is down has more than
+     * its NIC link in its piece (PXN), where either order shows, in the sum's last bit. */
+    int out = 0;
+    int in = 0;
+    if (node_of_[s] != node_of_[d]) {
+      topo_path piece;
+      topo_to_nic(&topo_, node_of_[s], gpu_of_[s], &piece);
+      out = piece.n;
+      topo_to_nic(&topo_, node_of_[d], gpu_of_[d], &piece);
+      in = piece.n;
+    }
+    int one_zone = out + in == p.n && p.n > 0;
+    for (int k = 0; k < p.n; k++) {
+      int i = k < out ? out - 1 - k : k >= p.n - in ? 2 * p.n - in - 1 - k : k;
       const Halves &l = links_[index(p.h[i])];
       into->link_list_.push_back(p.h[i].up ? l.up : l.down);
       if (latency)
-        *latency += l.latency;
+        *latency += links_[index(p.h[one_zone ? i : k])].latency;
     }
   }
 };
