@@ -35,10 +35,10 @@ paste "$work"/[0-9]*.tsv | awk -F'\t' -v n="$i" '
   END { printf "rows = %d; ytics = \"set ytics (", NR > "/dev/stderr"
         for (r = 0; r < NR; r++) printf "%s\\\"%s\\\" %d", r ? ", " : "", label[r], r > "/dev/stderr"
         printf ")\"\n" > "/dev/stderr" }' >"$data.dat" 2>"$data.gp"
-xt="set xtics ("
-k=0
+xt="set xtics (" k=0
 for fault in "$@"; do
-  xt="$xt${k:+}$( [ $k -gt 0 ] && printf ', ')\\\"$fault\\\" $k"
+  [ $k -eq 0 ] || xt="$xt, "
+  xt="$xt\\\"$fault\\\" $k"
   k=$((k + 1))
 done
 printf 'cols = %d; xtics = "%s)"; title = "%s, %s: slowdown under each fault (%s)"\n' "$i" "$xt" "$platform" \

@@ -551,8 +551,6 @@ static int run_whatif(sim_opts *o, const char *bindir, plat_file *pf, int flags,
   } else {
     free(bad.name); /* a rebuilt platform keeps the name the user gave */
     bad.name = strdup(pf->name);
-    if (f.rebuilt[0])
-      snprintf(f.desc + strlen(f.desc), sizeof f.desc - strlen(f.desc), " (%s)", f.rebuilt);
     sim_faults_compute(&f, &bad.net.compute);
     if (f.model_note[0] && (flags & PLAT_LOAD_NET))
       fprintf(stderr, "simallreduce: note: %s\n", f.model_note);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/sa_error.h"
+#include "whatif_nics.h"
 
 /* Whether the platform has a link of that name, or both directions of a split-duplex one
  * under its bare name (topo/link_change.h). */
@@ -66,15 +67,15 @@ static int add_jitter(sim_faults *f, const sa_whatif *w)
   return 0;
 }
 
+/* nic-down and rail-down: the platform drawn again without those NICs (whatif_nics.c). */
 static int nic_faults(sim_faults *f, const sim_opts *o, const plat_file *pf, const char *dir, char *err, size_t errlen)
 {
-  (void)f, (void)dir, (void)pf;
-  for (int i = 0; i < o->nwhatif; i++)
-    if (o->whatif[i].kind == SA_WI_NIC_DOWN || o->whatif[i].kind == SA_WI_RAIL_DOWN) {
-      snprintf(err, errlen, "--what-if %s: not built yet", o->whatif[i].text);
-      return SA_EINVAL;
-    }
-  return 0;
+  int rc = sim_whatif_nics_platform(pf->path, o->whatif, o->nwhatif, dir, f->platform, sizeof f->platform, err, errlen);
+  if (rc == 0 && f->platform[0])
+    rc = sim_whatif_nics_describe(f->platform, f->rebuilt, sizeof f->rebuilt);
+  if (rc != 0 && rc != SA_EINVAL && rc != SA_ENOMEM)
+    rc = SA_EIO;
+  return rc;
 }
 
 /* The models' view of a link change (whatif.h): node<N>-<rest> stands for <rest> of every
@@ -142,12 +143,16 @@ int sim_faults_resolve(sim_faults *f, const sim_opts *o, const plat_file *pf, in
     default: break; /* the NICs, below */
     }
     char d[256];
+    if (w->kind == SA_WI_NIC_DOWN || w->kind == SA_WI_RAIL_DOWN)
+      continue; /* said once, with what was rebuilt, below */
     sa_whatif_describe(w, d, sizeof d);
-    used += (size_t)snprintf(f->desc + used, used < sizeof f->desc ? sizeof f->desc - used : 0, "%s%s", i ? "; " : "", d);
+    used += (size_t)snprintf(f->desc + used, used < sizeof f->desc ? sizeof f->desc - used : 0, "%s%s", used ? "; " : "", d);
     used = used < sizeof f->desc ? used : sizeof f->desc - 1;
   }
   if (rc == 0)
     rc = nic_faults(f, o, pf, dir, err, errlen);
+  if (rc == 0 && f->rebuilt[0])
+    snprintf(f->desc + used, sizeof f->desc - used, "%s%s", used ? "; " : "", f->rebuilt);
   if (rc == 0)
     rc = model_view(f, pf);
   for (int i = 0; i < f->ranks; i++) {
@@ -179,8 +184,9 @@ void sim_faults_compute(sim_faults *f, sa_compute *c)
     return;
   sa_compute_slower(c, f->slow_max);
   size_t n = strlen(f->model_note);
-  snprintf(f->model_note + n, sizeof f->model_note - n, "%sthe models take every GPU as slow as the slowest (x%g): an "
-           "upper bound where only some are", n ? "; " : "", f->slow_max);
+  snprintf(f->model_note + n, sizeof f->model_note - n, "%sthe models take every GPU as slow as the slowest (x%g): "
+           "where only some are, the simulation follows them and the models may miss either way", n ? "; " : "",
+           f->slow_max);
 }
 
 void sim_faults_free(sim_faults *f)

@@ -25,7 +25,7 @@ typedef struct sim_faults {
   double *slow;             /* [ranks]: how many times slower each rank's GPU is (1: healthy) */
   double late_max, slow_max;
   char platform[4200];      /* the platform rebuilt without its NICs down ("": none down) */
-  char rebuilt[512];        /* what was rebuilt, in words */
+  char rebuilt[512];        /* what was rebuilt, in words (part of desc) */
 } sim_faults;
 
 /* Checks o's faults against the platform pf (its links by name: pf loaded with
@@ -40,7 +40,10 @@ int sim_faults_resolve(sim_faults *f, const sim_opts *o, const plat_file *pf, in
 int sim_faults_write(const sim_faults *f, const char *path);
 
 /* The models' view of the degraded run: the GPU the slowest rank has, for every rank (the
- * models take the ranks alike: an upper bound where only some are slow). */
+ * models take the ranks alike; where only some are slow they may miss either way: one slow
+ * GPU's sums can hide behind transfers that every GPU's cannot, and slower sums everywhere
+ * can spread NCCL's channels apart so that they share their links less), said in
+ * f->model_note. */
 void sim_faults_compute(sim_faults *f, sa_compute *c);
 
 void sim_faults_free(sim_faults *f);

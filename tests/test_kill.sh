@@ -4,7 +4,8 @@
 # starting SMPI, simulating), leaves no process behind, its --json and --trace files as they
 # were before it (and, but for SIGKILL, no temporary file beside them), and after the next
 # run, even one that simulates nothing, no temporary directory; a fit killed by SIGKILL
-# while its children work takes them with it. Prints "100%: Checks: N, Failures: 0" like the
+# while its children work takes them with it; a --what-if run killed outright leaves nothing
+# once the next run has started. Prints "100%: Checks: N, Failures: 0" like the
 # Check tests.
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SIMALLREDUCE_BIN:-$top/bin/simallreduce}
@@ -83,6 +84,33 @@ procs=$(left)
 [ -z "$procs" ] || {
   failures=$((failures + 1))
   echo "FAIL: a fit killed by SIGKILL left running: $(for p in $procs; do tr '\0' ' ' <"$p"; echo; done)"
+}
+
+# a --what-if run killed outright while it simulates (its healthy run first, then the faulty
+# one on a platform drawn again without a NIC, in its temporary directory): nothing left
+# running, and nothing left once the next run has started
+checks=$((checks + 2))
+after=$(awk -v s="$seed" 'BEGIN { srand(s + 99); printf "%.2f", 0.3 + 3.5 * rand() }')
+TMPDIR=$work/tmp "$bin" --platform hgx-h100-rails --algo nccl-ring --sizes 64M,1G --mode sim --what-if rail-down:3 \
+  --what-if jitter:5us:1 --json "$work/keep/w.json" >/dev/null 2>&1 &
+pid=$!
+sleep "$after"
+kill -s KILL "$pid"
+wait "$pid" 2>/dev/null
+n=0
+while [ -n "$(left)" ] && [ $n -lt 50 ]; do
+  sleep 0.1
+  n=$((n + 1))
+done
+procs=$(left)
+[ -z "$procs" ] || {
+  failures=$((failures + 1))
+  echo "FAIL: a --what-if run killed by SIGKILL after $after s (KILL_SEED=$seed) left running: $(for p in $procs; do tr '\0' ' ' <"$p"; echo; done)"
+}
+TMPDIR=$work/tmp "$bin" --version >/dev/null 2>&1
+[ -z "$(ls -A "$work/tmp")" ] || {
+  failures=$((failures + 1))
+  echo "FAIL: a --what-if run killed by SIGKILL after $after s left in \$TMPDIR after the next run: $(ls -A "$work/tmp")"
 }
 
 rm -rf "$work"
