@@ -31,7 +31,7 @@
 #include "runner_cmd.h"
 #include "util/rank_list.h"
 #include "trace.h"
-#include "whatif.h"
+#include "faults.h"
 
 #define ERRLEN 1024
 
@@ -428,6 +428,8 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, plat_file *
   int use_model = o->mode != SIM_MODE_SIM || o->best || o->nccl;
   int rc = use_model ? sim_model_open(&m, o, pf, nodes, rpn) : 0;
   m.late_s = o->faults ? o->faults->late_max : 0;
+  if (rc == 0 && o->faults)
+    sim_faults_warn(o->faults, &m.cover);
   if (rc != 0 && (o->mode == SIM_MODE_MODEL || o->best || o->nccl)) { /* nothing has run: the platform's fault, or ours */
     fprintf(stderr, "simallreduce: no cost model for %s: %s\n", pf->name, m.why);
     return rc == SA_ENOMEM ? 1 : 2;
@@ -552,8 +554,6 @@ static int run_whatif(sim_opts *o, const char *bindir, plat_file *pf, int flags,
     free(bad.name); /* a rebuilt platform keeps the name the user gave */
     bad.name = strdup(pf->name);
     sim_faults_compute(&f, &bad.net.compute);
-    if (f.model_note[0] && (flags & PLAT_LOAD_NET))
-      fprintf(stderr, "simallreduce: note: %s\n", f.model_note);
     o->faults = &f;
     status = bad.name ? run(o, bindir, &bad, pf, nodes, rpn, prov) : 1;
     o->faults = NULL;

@@ -2,7 +2,7 @@
  * them in runner/runner_args.c). */
 #include "runner_cmd.h"
 #include "common/sa_error.h"
-#include "whatif.h"
+#include "faults.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* whatif.c: --what-if's faults for one run (see whatif.h). */
-#include "whatif.h"
+/* faults.c: --what-if's faults for one run (see faults.h). */
+#include "faults.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -78,7 +78,7 @@ static int nic_faults(sim_faults *f, const sim_opts *o, const plat_file *pf, con
   return rc;
 }
 
-/* The models' view of a link change (whatif.h): node<N>-<rest> stands for <rest> of every
+/* The models' view of a link change (faults.h): node<N>-<rest> stands for <rest> of every
  * node they read (the platform's first three), where the platform has it. */
 static int model_view(sim_faults *f, const plat_file *pf)
 {
@@ -105,10 +105,9 @@ static int model_view(sim_faults *f, const plat_file *pf)
       f->model_links[f->nmodel_links++] = f->links[i];
   }
   if (spread)
-    snprintf(f->model_note, sizeof f->model_note,
-             "the models read the first nodes and take the others alike: a link's fault is theirs on that link of "
-             "every node (a ring is as slow as its slowest link; where an algorithm's traffic over it differs from "
-             "node to node, an upper bound)");
+    snprintf(f->notes[f->nnotes++], sizeof f->notes[0],
+             "--what-if: the models read the first nodes and take the others alike: a link's fault is theirs on that "
+             "link of every node (a ring is as slow as its slowest link; elsewhere an upper bound)");
   return 0;
 }
 
@@ -183,10 +182,18 @@ void sim_faults_compute(sim_faults *f, sa_compute *c)
   if (f->slow_max <= 1)
     return;
   sa_compute_slower(c, f->slow_max);
-  size_t n = strlen(f->model_note);
-  snprintf(f->model_note + n, sizeof f->model_note - n, "%sthe models take every GPU as slow as the slowest (x%g): "
-           "where only some are, the simulation follows them and the models may miss either way", n ? "; " : "",
+  snprintf(f->notes[f->nnotes++], sizeof f->notes[0],
+           "--what-if: the models take every GPU as slow as the slowest (x%g): where only some are, they may miss "
+           "either way",
            f->slow_max);
+}
+
+void sim_faults_warn(const sim_faults *f, cost_cover *w)
+{
+  for (int i = 0; i < f->nnotes && w->n < COST_MAX_WARNINGS; i++) {
+    snprintf(w->text[w->n], sizeof w->text[0], "%s", f->notes[i]);
+    w->factor[w->n++] = 0;
+  }
 }
 
 void sim_faults_free(sim_faults *f)

@@ -1,13 +1,14 @@
-/* whatif.h: what --what-if's faults do to one run (docs/what-if.md): checked against the
+/* faults.h: what --what-if's faults do to one run (docs/what-if.md): checked against the
  * platform and the run's ranks before anything runs, then handed to the runner (a file of
  * faults), to the models (a degraded platform probe, a slower GPU, the latest rank's delay)
  * and to the report (one line naming them). */
-#ifndef SIM_WHATIF_H
-#define SIM_WHATIF_H
+#ifndef SIM_FAULTS_H
+#define SIM_FAULTS_H
 
 #include <stddef.h>
 
 #include "cli.h"
+#include "models/cost_cover.h"
 #include "platform/platform.h"
 
 typedef struct sim_faults {
@@ -19,7 +20,11 @@ typedef struct sim_faults {
   plat_link_change *model_links;
   int nmodel_links;
   char (*model_names)[SA_WHATIF_NAME + 16];
-  char model_note[512]; /* what the models do otherwise than the simulation ("": nothing) */
+  /* what the models do otherwise than the simulation, a sentence each: the run's table and
+   * JSON carry them with its other warnings about the models, and how far they then were
+   * from the simulation */
+  char notes[2][320];
+  int nnotes;
   int ranks;
   double *late;             /* [ranks]: seconds each rank reaches every allreduce late */
   double *slow;             /* [ranks]: how many times slower each rank's GPU is (1: healthy) */
@@ -42,9 +47,11 @@ int sim_faults_write(const sim_faults *f, const char *path);
 /* The models' view of the degraded run: the GPU the slowest rank has, for every rank (the
  * models take the ranks alike; where only some are slow they may miss either way: one slow
  * GPU's sums can hide behind transfers that every GPU's cannot, and slower sums everywhere
- * can spread NCCL's channels apart so that they share their links less), said in
- * f->model_note. */
+ * can spread NCCL's channels apart so that they share their links less), said in f's
+ * notes. */
 void sim_faults_compute(sim_faults *f, sa_compute *c);
+/* Adds f's notes to the models' warnings. */
+void sim_faults_warn(const sim_faults *f, cost_cover *w);
 
 void sim_faults_free(sim_faults *f);
 
