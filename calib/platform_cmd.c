@@ -76,6 +76,7 @@ typedef struct {
   int nlogs;
   fit_cluster_opts fit;
   long nodes, gpus;
+  int log_nodes; /* the most nodes a log's run had */
   topo_cluster t;
   int set[O_CLUSTER + FIT_CLUSTER_NOPTS];
 } platform_opts;
@@ -175,6 +176,32 @@ static void apply(const platform_opts *o, topo_cluster *t)
   topo_defaults(t);
 }
 
+/* A platform fitted to logs of at most log_nodes nodes, drawn at more: what links the nodes
+ * beyond what the logs crossed (a leaf's uplinks, the spine) the logs cannot say, so it is
+ * the options' or the base's, and said so on stderr and in the file's notes. */
+static void fabric_assumed(const platform_opts *o, fit_platform_base *b)
+{
+  const topo_cluster *t = &b->topo;
+  if (!o->nlogs || o->nodes <= o->log_nodes || o->nodes < 2)
+    return;
+  int given = o->set[O_FABRIC] || o->set[O_OVERSUB] || o->set[O_PER_LEAF] || o->set[O_RAILS];
+  char what[512];
+  if (t->fabric == TOPO_FABRIC_SWITCH)
+    snprintf(what, sizeof what, "one non-blocking switch between the %ld nodes", o->nodes);
+  else
+    snprintf(what, sizeof what, "a fat-tree, %s%.0d%s under a spine, each leaf's uplink its NICs' rate / %g",
+             t->rails ? "one leaf per rail (NIC k of every node on leaf k)" : "leaves of ", t->rails ? 0 : t->nodes_per_leaf,
+             t->rails ? "" : " nodes", t->oversub);
+  char line[1024];
+  snprintf(line, sizeof line, "%s %s: the logs ran at most %d nodes and %s", given ? "given:" : "assumed:", what,
+           o->log_nodes, given ? "the options set what they cannot say" :
+           "say nothing of what joins more; --fabric, --rails, --oversubscription and --nodes-per-leaf set it");
+  fprintf(stderr, "simcalib: %s\n", line);
+  size_t used = strlen(b->notes);
+  if (used < sizeof b->notes)
+    snprintf(b->notes + used, sizeof b->notes - used, "\n     Fabric %s", line);
+}
+
 /* A cluster fitted to the logs: imported as simcalib import does, fitted as simcalib fit
  * does, its table on stderr. 0 or the exit status. */
 static int from_logs(platform_opts *o, fit_platform_base *b)
@@ -192,6 +219,8 @@ static int from_logs(platform_opts *o, fit_platform_base *b)
     }
     int rc = imp_nccl(f, o->logs[i], &io, &d, &rep, err, sizeof err);
     fclose(f);
+    for (size_t r = 0; rc == 0 && r < d.nruns; r++)
+      o->log_nodes = d.runs[r].nodes > o->log_nodes ? d.runs[r].nodes : o->log_nodes;
     if (rc)
       status = rc == SA_ENOMEM ? cal_fail("out of memory") : cal_bad("%s", err);
     size_t n = strlen(sources);
@@ -294,6 +323,7 @@ int cal_cmd_platform(int argc, char **argv)
   if (!o.nodes || (!o.gpus && !b.has_gpus))
     return cal_bad("platform: --nodes and --gpus-per-node are required");
   apply(&o, &b.topo);
+  fabric_assumed(&o, &b);
   /* a base with a NIC rate of its own (a preset's, a fit's) whose rate the option replaced:
    * the notes say what the NIC now is, and that the rate given is the rate data moves at */
   size_t used = strlen(b.notes);

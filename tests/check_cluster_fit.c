@@ -341,6 +341,26 @@ START_TEST(the_fit_is_the_same_in_one_process_or_many)
 }
 END_TEST
 
+/* Drawn at more nodes than the log ran, a fitted platform joins them by a fabric the log
+ * cannot show (L06: 2 nodes, one NIC each, under one switch): assumed and said, on stderr
+ * and in the file's notes; given by the options, said as given. */
+START_TEST(a_fabric_past_the_log_is_said)
+{
+  char *table = fit(LOGS "L06_efa_2node_v100_nccl264.log", 4, "", "l06x4");
+  ck_assert_msg(strstr(table, "simcalib: assumed: ") && strstr(table, "the logs ran at most 2 nodes"), "%s", table);
+  char path[256];
+  snprintf(path, sizeof path, "%s/l06x4.xml", dir);
+  char *b = body(path);
+  ck_assert_ptr_nonnull(strstr(b, "Fabric assumed: "));
+  free(b);
+  free(table);
+  table = fit(LOGS "L06_efa_2node_v100_nccl264.log", 8, "--fabric fattree --nodes-per-leaf 4 --oversubscription 2", "l06x8");
+  ck_assert_msg(strstr(table, "simcalib: given: a fat-tree, leaves of 4 nodes under a spine, each leaf's uplink its "
+                              "NICs' rate / 2"), "%s", table);
+  free(table);
+}
+END_TEST
+
 START_TEST(bad_input_exits_2)
 {
   static const struct {
@@ -375,6 +395,6 @@ int main(void)
   CHECK_CASE_FIXTURE(s, "nccl-tests logs", 400, setup, teardown, self_consistency_on_real_logs,
                      held_out_sizes_are_predicted, a_slow_nic_behind_pcie, fit_file_and_platform_from_it,
                      every_figure_within_the_hardware, validate_takes_an_imported_run, bad_input_exits_2,
-                     the_fit_is_the_same_in_one_process_or_many);
+                     the_fit_is_the_same_in_one_process_or_many, a_fabric_past_the_log_is_said);
   return check_run(s);
 }

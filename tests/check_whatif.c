@@ -169,6 +169,10 @@ START_TEST(bad_specs_are_refused)
       "jitter:5us:-1",              /* a bad seed */
       "bogus:1",                    /* unknown kind */
       "straggler",                  /* no colon */
+      "nic-down:9-0",               /* no node 9 (4 nodes) */
+      "nic-down:1-9",               /* no NIC 9 (8 per node) */
+      "rail-down:8",
+      "rail-down:x",
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char args[256];
@@ -181,6 +185,10 @@ START_TEST(bad_specs_are_refused)
   }
   cli_result r = cli_run("--platform hgx-h100-rails --algo ring --size 1M --what-if straggler:1:+1ms --resume x.json", 0);
   ck_assert(r.status == 2 && cli_lines(r.err) == 1);
+  cli_result_free(&r);
+  /* a platform the generator did not write cannot be drawn again without a NIC */
+  r = cli_run("--platform tencent16 --algo ring --size 1M --what-if rail-down:0", 0);
+  ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1 && strstr(r.err, "no shape line"), "%s", r.err);
   cli_result_free(&r);
 }
 END_TEST
