@@ -1,6 +1,7 @@
 /* buckets.c: the gradients grouped as frameworks group them (train.h). Backprop makes the
  * gradients from the last layer to the first: a layer's is ready when its backward ends, the
  * backward times summed from the last layer. Layers without parameters make no gradient. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +87,10 @@ static int by_size(const train_workload *w, const double *ready, double cap_firs
 static int horovod(const train_workload *w, const double *ready, bucket_list *l)
 {
   int next = w->nlayers - 1; /* the next gradient to send, in backprop order */
-  for (long k = 1; next >= 0; k++) {
+  for (double k = 1; next >= 0; k++) {
+    /* straight to the first tick with a gradient ready: a long backward costs no idle ticks */
+    if (ready[next] > k * HVD_CYCLE_S + 1e-12)
+      k = ceil((ready[next] - 1e-12) / HVD_CYCLE_S);
     double tick = k * HVD_CYCLE_S;
     double bytes = 0;
     int last = -1, first = -1;
