@@ -10,16 +10,9 @@ set -eu
 [ $# -ge 4 ] || { echo "usage: plots/whatif.sh PLATFORM ALGOS SIZES FAULT..." >&2; exit 2; }
 platform=$1 algos=$2 sizes=$3
 shift 3
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-out=${OUT:-$here/out/whatif}
-case $out in /*) ;; *) out=$PWD/$out ;; esac
-bin=${SIMALLREDUCE_BIN:-$top/bin/simallreduce}
-command -v jq >/dev/null || { echo "whatif.sh: needs jq (make deps installs it)" >&2; exit 2; }
-data="$(dirname "$out")/data/$(basename "$out")"
-mkdir -p "$(dirname "$data")"
-work=$(mktemp -d "${TMPDIR:-/tmp}/whatif.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+NAME=whatif
+# shellcheck source=plots/runs.sh
+. "$(dirname "$0")/runs.sh"
 # one run per fault: "algo<TAB>bytes<TAB>slowdown" for each point, in the run's order
 i=0
 for fault in "$@"; do

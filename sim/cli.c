@@ -9,6 +9,7 @@
 
 #include "models/cost.h"
 #include "catalog.h"
+#include "training.h"
 #include "platform/sg_settings.h"
 #include "util/sizes.h"
 
@@ -16,7 +17,7 @@ enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
   O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_VERSION,
-  O_EXPORT_TUNER, O_WHAT_IF, O_LIST_LINKS
+  O_EXPORT_TUNER, O_WHAT_IF, O_LIST_LINKS, O_WORKLOAD, O_BUCKETS
 };
 
 static const struct option longopts[] = {
@@ -38,6 +39,7 @@ static const struct option longopts[] = {
     {"nccl-version", required_argument, NULL, O_NCCL_VERSION},
     {"export-tuner", required_argument, NULL, O_EXPORT_TUNER},
     {"what-if", required_argument, NULL, O_WHAT_IF},   {"list-links", no_argument, NULL, O_LIST_LINKS},
+    {"workload", required_argument, NULL, O_WORKLOAD}, {"buckets", required_argument, NULL, O_BUCKETS},
     {NULL, 0, NULL, 0},
 };
 
@@ -51,7 +53,7 @@ void sim_cli_usage(FILE *f)
         "                    [--mode sim|model|both] [--allow-sparse] [--timing barrier|nccl-tests]\n"
         "                    [--links [N]] [--trace FILE.json [--trace-ranks LIST]]\n"
         "                    [--proto LL|LL128|Simple] [--nccl-version V] [--export-tuner FILE]\n"
-        "                    [--what-if SPEC]...\n"
+        "                    [--what-if SPEC]... [--workload NAME|FILE.json [--buckets ddp|horovod|SIZE]]\n"
         "       simallreduce --list-algos | --list-platforms | [--platform P] --list-links | --version | --help\n"
         "\n"
         "Simulates allreduce algorithms, running their real code over SimGrid's SMPI on a GPU\n"
@@ -114,6 +116,13 @@ void sim_cli_usage(FILE *f)
         "                         background:NAME:SHARE  another job holds SHARE of a link, in (0,1)\n"
         "                         jitter:SIGMA[:SEED]    every rank late by |N(0,SIGMA)|, drawn per rank\n"
         "  --list-links         every link of the platform: name, bandwidth, latency\n"
+        "  --workload W         a training step instead of --sizes (docs/training.md): a model's\n"
+        "                       gradients in buckets, each bucket's allreduce overlapping backprop;\n"
+        "                       per algorithm the iteration, exposed communication, samples/s and\n"
+        "                       scaling efficiency; W a built-in (resnet50, vgg19, transformer,\n"
+        "                       bert-large, ...) or a JSON file\n"
+        "  --buckets B          ddp (PyTorch DDP's 25 MiB, default), horovod (64 MiB fusion every\n"
+        "                       5 ms), whole (one allreduce after backprop: no overlap) or a size\n"
         "\n"
         "Output columns follow nccl-tests: algbw = size/time, busbw = algbw * 2(n-1)/n.\n"
         "Exit status: 0 ok, 1 simulation failed or did not verify, 2 bad input.\n",
@@ -133,6 +142,32 @@ static int add_whatif(sim_opts *o, const char *spec, char *err, size_t errlen)
   if (rc == 0)
     o->nwhatif++;
   return rc;
+}
+
+static int fail(char *err, size_t errlen, const char *msg, const char *arg);
+
+/* --workload: its buckets' sizes are the run's, in the workload's gradient type. */
+static int workload_sizes(sim_opts *o, int sizes_given, int dtype_given, char *err, size_t errlen)
+{
+  if (sizes_given)
+    return fail(err, errlen, "--workload gives the sizes (its buckets'): it cannot go with --size or --sizes%s", "");
+  if (!(o->training = malloc(sizeof *o->training)))
+    return fail(err, errlen, "out of memory%s", "");
+  int rc = sim_training_open(o->training, o->workload, o->buckets, err, errlen);
+  if (rc != 0) {
+    free(o->training);
+    o->training = NULL;
+    return rc;
+  }
+  kn_dtype dt = o->training->w.elem == 2 ? KN_FP16 : KN_FP32;
+  if (dtype_given && dt != o->dtype)
+    return fail(err, errlen, "--dtype: the workload's gradients are %s", kn_dtype_name(dt));
+  o->dtype = dt;
+  int n = sim_training_sizes(o->training, &o->sizes);
+  if (n <= 0)
+    return fail(err, errlen, n == 0 ? "--workload %s has no gradient to reduce" : "out of memory", o->workload);
+  o->nsizes = n;
+  return 0;
 }
 
 static int fail(char *err, size_t errlen, const char *msg, const char *arg)
@@ -329,6 +364,7 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
   o->nccl_version = nccl_version_default();
   o->density = 0.01;
   const char *size = NULL, *sweep = NULL, *algos = "ring";
+  int dtype_given = 0;
   optind = 0; /* GNU getopt: start afresh, so the parser can be called again (tests do) */
   opterr = 0;
   int c, rc = 0;
@@ -339,6 +375,7 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     case O_SIZE: size = optarg; break;
     case O_SIZES: sweep = optarg; break;
     case O_DTYPE:
+      dtype_given = 1;
       if (kn_dtype_parse(optarg, &o->dtype))
         rc = fail(err, errlen, "unknown --dtype '%s' (fp32 or fp16)", optarg);
       break;
@@ -398,6 +435,8 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
       break;
     case O_EXPORT_TUNER: o->export_tuner = optarg; break;
     case O_WHAT_IF: rc = add_whatif(o, optarg, err, errlen); break;
+    case O_WORKLOAD: o->workload = optarg; break;
+    case O_BUCKETS: o->buckets = optarg; break;
     case O_LIST_LINKS: o->action = SIM_LIST_LINKS; break;
     case ':': rc = fail(err, errlen, "option %s needs a value", argv[optind - 1]); break;
     default: rc = fail(err, errlen, "unknown option '%s' (--help lists them)", argv[optind - 1]); break;
@@ -425,7 +464,11 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = fail(err, errlen, "--resume cannot go with --what-if (a faulty run is made beside its healthy one)%s", "");
   if (rc == 0 && o->trace_ranks && !o->trace_path)
     rc = fail(err, errlen, "--trace-ranks only goes with --trace%s", "");
-  if (rc == 0 && o->action == SIM_RUN)
+  if (rc == 0 && o->action == SIM_RUN && o->workload)
+    rc = workload_sizes(o, size || sweep, dtype_given, err, errlen);
+  else if (rc == 0 && o->buckets)
+    rc = fail(err, errlen, "--buckets only goes with --workload%s", "");
+  else if (rc == 0 && o->action == SIM_RUN)
     rc = set_sizes(o, size, sweep, err, errlen);
   if (rc == 0 && o->action == SIM_RUN)
     rc = check_segments(o, err, errlen);
@@ -438,4 +481,8 @@ void sim_cli_free(sim_opts *o)
   o->sizes = NULL;
   free(o->whatif);
   o->whatif = NULL;
+  if (o->training)
+    sim_training_free(o->training);
+  free(o->training);
+  o->training = NULL;
 }

@@ -51,6 +51,8 @@ typedef struct {
   const char *export_tuner; /* --export-tuner FILE: the decision table of the tuner plugin (sim/tuner_export.c) */
   sa_whatif *whatif;        /* --what-if SPEC..., in the order given (docs/what-if.md) */
   int nwhatif;
+  const char *workload, *buckets; /* --workload NAME|FILE.json, --buckets (docs/training.md) */
+  struct sim_training *training;   /* the workload and its buckets, whose sizes are the run's */
   const struct sim_faults *faults; /* what they do to this run (sim/faults.c, set once the
                                     * platform is known); NULL: a healthy run */
 } sim_opts;

@@ -31,6 +31,7 @@
 #include "runner_cmd.h"
 #include "util/rank_list.h"
 #include "trace.h"
+#include "training.h"
 #include "faults.h"
 
 #define ERRLEN 1024
@@ -445,7 +446,7 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, plat_file *
   topo_cover cover;
   int fitted = sim_outside_fit_read(pf->path, &cover);
   sim_run_info info = {pf->name, pf->path, nodes, rpn, nodes * rpn, 0, &rm, o, prov, o->links, sim_timing_name(o->timing),
-                       fitted ? &cover : NULL, o->faults ? o->faults->desc : NULL};
+                       fitted ? &cover : NULL, o->faults ? o->faults->desc : NULL, o->training};
   char past[1024];
   if (fitted && sim_outside_fit_line(&cover, o, nodes, rpn, past, sizeof past))
     fprintf(stderr, "simallreduce: %s\n", past);
@@ -500,6 +501,10 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, plat_file *
       }
       if (status == 0)
         status = simulate(o, bindir, pf, nodes, rpn, &e, predict, traced ? &trace : NULL, &info.wall_s);
+      sim_results done = {0};
+      if (traced && status == 0 && o->training && sim_plan_results(&plan, &e.head, &done) == 0)
+        sim_training_trace(&trace, o->training, &done, nodes * rpn); /* the steps after the runs */
+      free(done.points); /* borrowed from the plan */
       if (traced && sim_trace_close(&trace, status == 0, err, sizeof err) != 0) {
         fprintf(stderr, "simallreduce: %s\n", err);
         status = 1;

@@ -12,6 +12,7 @@
 #include "util/outfile.h"
 #include "util/textclean.h"
 #include "outside_fit.h"
+#include "training.h"
 
 double sim_point_time(const sim_point *p) { return p->simulated ? p->time_s : p->model_s; }
 
@@ -131,6 +132,8 @@ void sim_report_table_tail(FILE *f, const sim_run_info *run, const sim_results *
   }
   if (mode != SIM_MODE_SIM)
     sim_report_models_table(f, run, r);
+  if (run->training)
+    sim_training_table(f, run->training, r, run->ranks);
   if (mode != SIM_MODE_MODEL)
     fprintf(f, "# %s in %.2f s of wall time\n", strcmp(r->mode, "simulated") == 0 ? "simulated" : "ran",
             run->wall_s);
@@ -248,6 +251,8 @@ int sim_report_json(const char *path, const sim_run_info *run, const sim_results
     cJSON_AddItemToArray(list, sim_report_point_json(run, &r->points[i]));
   cJSON_AddItemToObject(root, "results", list);
   sim_report_models_json(root, run, r);
+  if (run->training)
+    cJSON_AddItemToObject(root, "training", sim_training_json(run->training, r, run->ranks));
   char *text = util_json_utf8(root) == 0 ? cJSON_Print(root) : NULL;
   cJSON_Delete(root);
   int rc = text ? util_outfile_write(path, text, strlen(text), err, errlen) : SA_ENOMEM;

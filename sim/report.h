@@ -31,6 +31,7 @@ typedef struct {
   const char *timing;              /* --timing, by name (NULL: barrier) */
   const topo_cover *cover;         /* what the platform's fit saw (NULL: not a fitted platform) */
   const char *whatif;              /* --what-if's faults, in words (NULL: a healthy run) */
+  const struct sim_training *training; /* --workload: its step after the table (NULL: none) */
 } sim_run_info;
 
 /* --mode of the run (sim when there are no models) */

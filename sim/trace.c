@@ -309,6 +309,19 @@ int sim_trace_add_run(sim_trace *t, const char *result, const plat_file *pf, int
   return rc ? rc : add_links(t, dir, r->ranks / rpn + 1, r, err, errlen);
 }
 
+void sim_trace_thread(sim_trace *t, int pid, int tid, const char *process, const char *thread, int sort)
+{
+  metadata(t, "process_name", pid, tid, process, sort);
+  metadata(t, "thread_name", pid, tid, thread, tid);
+}
+
+void sim_trace_begin_spans(sim_trace *t) { t->offset_ns = t->written ? t->end_ns + 1000 : 0; }
+
+void sim_trace_span(sim_trace *t, const char *name, double a, double b, int pid, int tid)
+{
+  slice(t, name, "training", ns(t, a), ns(t, b), pid, tid, "");
+}
+
 int sim_trace_close(sim_trace *t, int ok, char *err, size_t errlen)
 {
   fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":", t->f);

@@ -51,6 +51,13 @@ int sim_trace_prepare(const char *result);
 int sim_trace_add_run(sim_trace *t, const char *result, const plat_file *pf, int rpn, const sim_results *r,
                       char *err, size_t errlen);
 
+/* A timeline of one's own after the runs' (--workload's training steps): a process and
+ * thread named, and slices on it from a to b seconds after where the runs' end. */
+void sim_trace_thread(sim_trace *t, int pid, int tid, const char *process, const char *thread, int sort);
+void sim_trace_span(sim_trace *t, const char *name, double a, double b, int pid, int tid);
+/* Where the spans start: after everything written so far (call once, before the spans). */
+void sim_trace_begin_spans(sim_trace *t);
+
 /* Finishes the file, puts it in place and says on stderr what was left out. 0, or SA_EIO /
  * SA_ENOMEM with err. With ok = 0 (the run failed) the temporary file is removed instead and
  * the target stays as it was. */

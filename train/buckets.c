@@ -140,20 +140,25 @@ int train_buckets(const train_workload *w, const char *scheme, train_bucket **ou
     return SA_EINVAL;
   }
   uint64_t size = 0;
-  int is_ddp = strcmp(scheme, "ddp") == 0, is_hvd = strcmp(scheme, "horovod") == 0;
-  if (!is_ddp && !is_hvd) {
+  int is_ddp = strcmp(scheme, "ddp") == 0, is_hvd = strcmp(scheme, "horovod") == 0, whole = strcmp(scheme, "whole") == 0;
+  if (!is_ddp && !is_hvd && !whole) {
     char why[160];
     if (util_parse_size(scheme, &size, why, sizeof why)) {
-      snprintf(err, errlen, "buckets '%s': want ddp, horovod or a size (16M): %s", scheme, why);
+      snprintf(err, errlen, "buckets '%s': want ddp, horovod, whole or a size (16M): %s", scheme, why);
       return SA_EINVAL;
     }
   }
+  /* whole: every gradient in one allreduce once backprop is done, none overlapping it */
+  double all = 0;
+  for (int i = 0; whole && i < w->nlayers; i++)
+    all += w->layers[i].params * w->elem;
   double *ready = ready_times(w);
   if (!ready)
     return SA_ENOMEM;
   bucket_list l = {0};
   int rc = is_hvd   ? horovod(w, ready, &l)
            : is_ddp ? by_size(w, ready, DDP_FIRST_CAP, DDP_CAP, 0, &l)
+           : whole  ? by_size(w, ready, all, all, 1, &l)
                     : by_size(w, ready, (double)size, (double)size, 1, &l);
   free(ready);
   if (rc) {

@@ -12,7 +12,8 @@ double train_compute_s(const train_workload *w)
   return t;
 }
 
-int train_overlap(const train_workload *w, const train_bucket *b, int n, const double *ar_s, train_step *out)
+int train_overlap(const train_workload *w, const train_bucket *b, int n, const double *ar_s, const double *gpu_s,
+                  train_step *out)
 {
   double fwd = 0, bwd = 0;
   for (int i = 0; i < w->nlayers; i++) {
@@ -25,15 +26,19 @@ int train_overlap(const train_workload *w, const train_bucket *b, int n, const d
     train_step_free(out);
     return SA_ENOMEM;
   }
-  /* one stream: a bucket's allreduce waits for its gradients and for the one before it */
-  double free_at = 0;
+  /* one stream: a bucket's allreduce waits for its gradients and for the one before it; its
+   * GPU part (selection) runs on the GPU as the bucket is ready, pushing backprop back */
+  double free_at = 0, pushed = 0;
   out->comm_s = 0;
   for (int i = 0; i < n; i++) {
-    out->start_s[i] = b[i].ready_s > free_at ? b[i].ready_s : free_at;
-    out->end_s[i] = free_at = out->start_s[i] + ar_s[i];
+    double gpu = gpu_s ? gpu_s[i] : 0, ready = b[i].ready_s + pushed;
+    pushed += gpu;
+    out->start_s[i] = ready > free_at ? ready : free_at;
+    out->end_s[i] = free_at = (ready + gpu > out->start_s[i] ? ready + gpu : out->start_s[i]) + ar_s[i] - gpu;
     out->comm_s += ar_s[i];
   }
-  out->compute_s = fwd + bwd + w->opt_s;
+  bwd += pushed;
+  out->compute_s = fwd + bwd - pushed + w->opt_s;
   out->iter_s = fwd + (free_at > bwd ? free_at : bwd) + w->opt_s;
   out->exposed_s = out->iter_s - out->compute_s;
   return 0;

@@ -50,13 +50,18 @@ typedef struct {
 
 /* Buckets as a framework makes them: "ddp" (PyTorch DDP: 25 MiB buckets in reverse layer
  * order, the first one 1 MiB), "horovod" (tensor fusion: every 5 ms cycle the gradients
- * ready fused into allreduces of at most 64 MiB), or a size ("16M": buckets of that many
- * bytes in reverse order). *out malloc'd; returns the count, or SA_EINVAL with err. */
+ * ready fused into allreduces of at most 64 MiB), "whole" (one allreduce of every gradient
+ * after backprop: no overlap), or a size ("16M": buckets of that many bytes in reverse
+ * order). *out malloc'd; returns the count, or SA_EINVAL with err. */
 int train_buckets(const train_workload *w, const char *scheme, train_bucket **out, char *err, size_t errlen);
 
 /* The timeline of one iteration given each bucket's allreduce time ar_s[i]: bucket i starts
  * at max(its ready time, the end of bucket i-1); backprop ends at the sum of the backward
- * times; the step is forward + max(backprop's end, the last allreduce's end) + optimizer. */
+ * times; the step is forward + max(backprop's end, the last allreduce's end) + optimizer.
+ * gpu_s (NULL: none) is the part of each allreduce that runs on the GPU itself, where
+ * backprop runs (a top-k selection): done on the GPU as its bucket becomes ready, it delays
+ * the rest of backprop and the buckets after it, and the allreduce's other part starts
+ * after it. */
 typedef struct {
   double iter_s;     /* one iteration */
   double compute_s;  /* forward + backward + optimizer, on one GPU */
@@ -64,7 +69,8 @@ typedef struct {
   double exposed_s;  /* iter_s - compute_s: communication not hidden by backprop */
   double *start_s, *end_s; /* [bucket]: from the start of backprop (owned; may be NULL) */
 } train_step;
-int train_overlap(const train_workload *w, const train_bucket *b, int n, const double *ar_s, train_step *out);
+int train_overlap(const train_workload *w, const train_bucket *b, int n, const double *ar_s, const double *gpu_s,
+                  train_step *out);
 void train_step_free(train_step *s);
 
 #endif

@@ -57,7 +57,13 @@ int train_split_times(train_workload *w, char *err, size_t errlen)
     snprintf(err, errlen, "workload %s: its layers' FLOPs add up to nothing to split its time by", w->name);
     return SA_EINVAL;
   }
-  double iter_s = w->batch / w->single_sps;
+  /* one GPU's iteration holds its optimizer's step too: the layers share the rest */
+  double iter_s = w->batch / w->single_sps - w->opt_s;
+  if (!(iter_s > 0)) {
+    snprintf(err, errlen, "workload %s: its optimizer's %g s take all of one GPU's iteration (%g s)", w->name, w->opt_s,
+             w->batch / w->single_sps);
+    return SA_EINVAL;
+  }
   for (int i = 0; i < w->nlayers; i++) {
     double share = iter_s * w->layers[i].flops / total;
     /* backward ~ 2 x forward (Kaplan et al. 2020 §2.1, workload.h) */
