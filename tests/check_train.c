@@ -185,8 +185,12 @@ START_TEST(ddp_and_size_on_tiny)
   expect(&b[2], 2, 2, 80e6, 0.006);
   expect(&b[3], 0, 0, 4e6, 0.012);
   free(b);
+  /* whole: one allreduce of all 80M + 36M + 32M + 4M bytes when backprop ends (12 ms) */
+  b = buckets(&w, "whole", 1);
+  expect(&b[0], 0, 5, 152e6, 0.012);
+  free(b);
   ck_assert_int_eq(train_buckets(&w, "big", &b, err, sizeof err), SA_EINVAL);
-  ck_assert_msg(strstr(err, "ddp, horovod or a size") && !strchr(err, '\n'), "%s", err);
+  ck_assert_msg(strstr(err, "ddp, horovod, whole or a size") && !strchr(err, '\n'), "%s", err);
   ck_assert_ptr_null(b);
   train_workload_free(&w);
 }
