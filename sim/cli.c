@@ -153,16 +153,14 @@ static int workload_sizes(sim_opts *o, int sizes_given, int dtype_given, char *e
     return fail(err, errlen, "--workload gives the sizes (its buckets'): it cannot go with --size or --sizes%s", "");
   if (!(o->training = malloc(sizeof *o->training)))
     return fail(err, errlen, "out of memory%s", "");
-  int rc = sim_training_open(o->training, o->workload, o->buckets, err, errlen);
+  int rc = sim_training_open(o->training, o->workload, o->buckets, dtype_given ? (int)kn_dtype_size(o->dtype) : 0, err,
+                             errlen);
   if (rc != 0) {
     free(o->training);
     o->training = NULL;
     return rc;
   }
-  kn_dtype dt = o->training->w.elem == 2 ? KN_FP16 : KN_FP32;
-  if (dtype_given && dt != o->dtype)
-    return fail(err, errlen, "--dtype: the workload's gradients are %s", kn_dtype_name(dt));
-  o->dtype = dt;
+  o->dtype = o->training->w.elem == 2 ? KN_FP16 : KN_FP32; /* the workload's, or --dtype's */
   int n = sim_training_sizes(o->training, &o->sizes);
   if (n <= 0)
     return fail(err, errlen, n == 0 ? "--workload %s has no gradient to reduce" : "out of memory", o->workload);

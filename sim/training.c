@@ -9,7 +9,7 @@
 #include "common/sa_error.h"
 #include "report.h"
 
-int sim_training_open(sim_training *t, const char *workload, const char *scheme, char *err, size_t errlen)
+int sim_training_open(sim_training *t, const char *workload, const char *scheme, int elem, char *err, size_t errlen)
 {
   memset(t, 0, sizeof *t);
   snprintf(t->scheme, sizeof t->scheme, "%s", scheme ? scheme : "ddp");
@@ -17,6 +17,8 @@ int sim_training_open(sim_training *t, const char *workload, const char *scheme,
   size_t n = strlen(workload);
   int file = strchr(workload, '/') || (n > 5 && strcmp(workload + n - 5, ".json") == 0);
   int rc = file ? train_workload_load(workload, &t->w, err, errlen) : train_workload_builtin(workload, 0, &t->w, err, errlen);
+  if (rc == 0 && elem > 0)
+    t->w.elem = elem; /* --dtype: the same model with gradients of another type */
   if (rc == 0) {
     int nb = train_buckets(&t->w, t->scheme, &t->b, err, errlen);
     rc = nb < 0 ? nb : 0;

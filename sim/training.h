@@ -18,9 +18,10 @@ typedef struct sim_training {
   char scheme[64]; /* --buckets */
 } sim_training;
 
-/* The workload (a built-in's name or a JSON file) and its buckets (scheme: ddp, horovod or
- * a size); 0, or an SA_E* code with err. */
-int sim_training_open(sim_training *t, const char *workload, const char *scheme, char *err, size_t errlen);
+/* The workload (a built-in's name or a JSON file) and its buckets (scheme: ddp, horovod,
+ * whole or a size), its gradients elem bytes an element (0: the workload's own); 0, or an
+ * SA_E* code with err. */
+int sim_training_open(sim_training *t, const char *workload, const char *scheme, int elem, char *err, size_t errlen);
 void sim_training_free(sim_training *t);
 
 /* The buckets' sizes, ascending without repeats, malloc'd into *sizes: the run's points.
