@@ -11,6 +11,8 @@
 #include "models/cost_cover.h"
 #include "platform/platform.h"
 
+#define SIM_FAULT_NOTES 3
+
 typedef struct sim_faults {
   char desc[1024];          /* every fault, "; "-separated, for the table and the JSON */
   plat_link_change *links;  /* link:... and background:..., in the order given */
@@ -23,7 +25,7 @@ typedef struct sim_faults {
   /* what the models do otherwise than the simulation, a sentence each: the run's table and
    * JSON carry them with its other warnings about the models, and how far they then were
    * from the simulation */
-  char notes[2][320];
+  char notes[SIM_FAULT_NOTES][320];
   int nnotes;
   int ranks;
   double *late;             /* [ranks]: seconds each rank reaches every allreduce late */
