@@ -64,25 +64,31 @@ static int *search(const char *names, int rpn, int nodes, int channels, double n
   return msg;
 }
 
-/* Rank 0 gathers the host names of the first two nodes, point to point (a gather over all
- * ranks costs SimGrid time quadratic in their number). */
-static char *first_names(MPI_Comm comm, int rank, int size, int want)
+/* Rank 0 gathers the host names of node `from` and the node after it (node 0 after the last),
+ * point to point (a gather over all ranks costs SimGrid time quadratic in their number). */
+static char *node_names(MPI_Comm comm, int rank, int size, int rpn, int from)
 {
   char mine[HOSTNAME_LEN] = "";
   strncpy(mine, sg_host_get_name(sg_host_self()), HOSTNAME_LEN - 1);
-  if (want > size)
-    want = size;
+  int want = 2 * rpn < size ? 2 * rpn : size, first = from * rpn;
+  /* this rank's place among the names, or -1 */
+  int at = (rank - first + size) % size;
+  at = at < want ? at : -1;
   if (rank != 0) {
-    if (rank < want)
+    if (at >= 0)
       MPI_Send(mine, HOSTNAME_LEN, MPI_CHAR, 0, 0, comm);
     return NULL;
   }
   char *names = calloc((size_t)want, HOSTNAME_LEN);
   if (!names)
     return NULL;
-  memcpy(names, mine, HOSTNAME_LEN);
-  for (int r = 1; r < want; r++)
-    MPI_Recv(names + r * HOSTNAME_LEN, HOSTNAME_LEN, MPI_CHAR, r, 0, comm, MPI_STATUS_IGNORE);
+  for (int i = 0; i < want; i++) {
+    int r = (first + i) % size;
+    if (r == 0)
+      memcpy(names + i * HOSTNAME_LEN, mine, HOSTNAME_LEN);
+    else
+      MPI_Recv(names + i * HOSTNAME_LEN, HOSTNAME_LEN, MPI_CHAR, r, 0, comm, MPI_STATUS_IGNORE);
+  }
   return names;
 }
 #endif
@@ -100,7 +106,7 @@ static int *plain(int rpn, int channels, int *len)
   return msg;
 }
 
-int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels, double nvls_bw)
+int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels, double nvls_bw, int from)
 {
   int rank, size, len = 0, *msg = NULL;
   memset(t, 0, sizeof *t);
@@ -111,12 +117,12 @@ int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels, dou
   t->rpn = rpn;
   t->nodes = size / rpn;
 #ifdef SA_SMPI
-  char *names = first_names(comm, rank, size, 2 * rpn);
+  char *names = node_names(comm, rank, size, rpn, from >= 0 && from < t->nodes ? from : 0);
   if (rank == 0 && names)
     msg = search(names, rpn, t->nodes, channels, nvls_bw, &len);
   free(names);
 #else
-  (void)nvls_bw; /* no platform: NCCL's model (plain) */
+  (void)nvls_bw, (void)from; /* no platform: NCCL's model (plain) */
 #endif
   if (rank == 0 && !msg)
     msg = plain(rpn, channels, &len);

@@ -21,8 +21,12 @@ typedef struct ar_nccl_comm {
 
 /* Collective over comm (rpn ranks per node, node-major). channels: how many to lay out at
  * least (NCCL's own count at the least); nvls_bw: what NVLS moves, where the platform says
- * (the compute property; 0: NCCL's model). Returns 0 or an SA_E* code. */
-int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels, double nvls_bw);
+ * (the compute property; 0: NCCL's model); from: the node whose routes (to the next node)
+ * the channels are laid from, the one with the fewest NICs (NCCL takes the fewest channels
+ * any rank finds: initTransportsRank in src/init.cc, v2.26.2-1, all-gathers every rank's
+ * graph and keeps the smallest nChannels; each node lays them over its own NICs, here every
+ * node takes that node's orders). Returns 0 or an SA_E* code. */
+int ar_nccl_comm_init(ar_nccl_comm *t, MPI_Comm comm, int rpn, int channels, double nvls_bw, int from);
 void ar_nccl_comm_free(ar_nccl_comm *t);
 
 /* Channel c's ring through every rank: this rank's place and neighbours. */

@@ -328,7 +328,8 @@ static int nccl_setup(runner_config *cfg, ar_nccl_comm *t)
   cfg->params.nccl = NULL;
   if (!want)
     return 0;
-  int rc = ar_nccl_comm_init(t, MPI_COMM_WORLD, cfg->params.ranks_per_node, channels, cfg->params.compute.nvls_bw);
+  int rc = ar_nccl_comm_init(t, MPI_COMM_WORLD, cfg->params.ranks_per_node, channels, cfg->params.compute.nvls_bw,
+                             cfg->faults.nccl_node);
   if (rc == 0)
     cfg->params.nccl = t;
   return rc;

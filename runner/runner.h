@@ -34,6 +34,7 @@ typedef struct {
   runner_rank_fault *late, *slow;
   runner_link_fault *links;
   int nlate, nslow, nlinks;
+  int nccl_node; /* the node NCCL's channels are laid from (its fewest NICs), 0 by default */
 } runner_faults;
 
 typedef struct {

@@ -28,7 +28,9 @@ static int grow(void **a, size_t each, int n)
   return 0;
 }
 
-/* One line of the file: "late RANK SECONDS", "slow RANK FACTOR" or "link FACTOR SECONDS NAME". */
+/* One line of the file: "late RANK SECONDS", "slow RANK FACTOR", "link FACTOR SECONDS NAME" or
+ * "nccl-node NODE" (the node NCCL's channels are laid from: the one a NIC down leaves with
+ * the fewest). */
 static int line(runner_faults *f, const char *l)
 {
   char kind[8], name[1024];
@@ -42,6 +44,10 @@ static int line(runner_faults *f, const char *l)
     if (grow((void **)v, sizeof **v, *n) != 0)
       return SA_ENOMEM;
     (*v)[(*n)++] = (runner_rank_fault){r, a};
+    return 0;
+  }
+  if (sscanf(l, "nccl-node %d %n", &r, &used) == 1 && used && l[used] == '\0' && r >= 0) {
+    f->nccl_node = r;
     return 0;
   }
   if (sscanf(l, "link %lf %lf %1023s %n", &a, &b, name, &used) == 3 && used && l[used] == '\0' && a > 0 && b >= 0) {

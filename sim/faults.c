@@ -67,12 +67,44 @@ static int add_jitter(sim_faults *f, const sa_whatif *w)
   return 0;
 }
 
-/* nic-down and rail-down: the platform drawn again without those NICs (whatif_nics.c). */
-static int nic_faults(sim_faults *f, const sim_opts *o, const plat_file *pf, const char *dir, char *err, size_t errlen)
+/* The node of the run a NIC down leaves with the fewest NICs (the first such), or 0. */
+static int fewest_nics(const sim_opts *o, int nodes)
+{
+  int best = 0, most = 0;
+  for (int n = 0; n < nodes; n++) {
+    int down = 0;
+    for (int i = 0; i < o->nwhatif; i++)
+      down += o->whatif[i].kind == SA_WI_NIC_DOWN && o->whatif[i].node == n;
+    if (down > most)
+      most = down, best = n;
+  }
+  return best;
+}
+
+/* nic-down and rail-down: the platform drawn again without those NICs (whatif_nics.c), and
+ * for the models the same with node nccl_node first (each NIC down on node n of the run's
+ * nodes on node n - nccl_node, modulo them: the nodes turned round, a ring over them the
+ * same ring). */
+static int nic_faults(sim_faults *f, const sim_opts *o, const plat_file *pf, int nodes, const char *dir, char *err,
+                      size_t errlen)
 {
   int rc = sim_whatif_nics_platform(pf->path, o->whatif, o->nwhatif, dir, f->platform, sizeof f->platform, err, errlen);
   if (rc == 0 && f->platform[0])
     rc = sim_whatif_nics_describe(f->platform, f->rebuilt, sizeof f->rebuilt);
+  f->nccl_node = rc == 0 && f->platform[0] ? fewest_nics(o, nodes) : 0;
+  if (rc == 0 && f->nccl_node > 0) {
+    sa_whatif *turned = malloc(sizeof *turned * (size_t)o->nwhatif);
+    if (!turned)
+      return SA_ENOMEM;
+    for (int i = 0; i < o->nwhatif; i++) {
+      turned[i] = o->whatif[i];
+      if (turned[i].kind == SA_WI_NIC_DOWN && turned[i].node < nodes)
+        turned[i].node = (turned[i].node - f->nccl_node + nodes) % nodes;
+    }
+    rc = sim_whatif_nics_platform(pf->path, turned, o->nwhatif, dir, f->model_platform, sizeof f->model_platform, err,
+                                  errlen);
+    free(turned);
+  }
   if (rc != 0 && rc != SA_EINVAL && rc != SA_ENOMEM)
     rc = SA_EIO;
   return rc;
@@ -149,7 +181,7 @@ int sim_faults_resolve(sim_faults *f, const sim_opts *o, const plat_file *pf, in
     used = used < sizeof f->desc ? used : sizeof f->desc - 1;
   }
   if (rc == 0)
-    rc = nic_faults(f, o, pf, dir, err, errlen);
+    rc = nic_faults(f, o, pf, nodes, dir, err, errlen);
   if (rc == 0 && f->rebuilt[0])
     snprintf(f->desc + used, sizeof f->desc - used, "%s%s", used ? "; " : "", f->rebuilt);
   /* the models read the platform's first nodes (platform_probe.c) and take the rest alike */
@@ -183,6 +215,8 @@ int sim_faults_write(const sim_faults *f, const char *path)
   }
   for (int i = 0; i < f->nlinks; i++)
     fprintf(out, "link %.17g %.17g %s\n", f->links[i].factor, f->links[i].add_lat, f->links[i].name);
+  if (f->nccl_node > 0)
+    fprintf(out, "nccl-node %d\n", f->nccl_node);
   return fclose(out) == 0 ? 0 : SA_EIO;
 }
 

@@ -32,6 +32,11 @@ typedef struct sim_faults {
   double *slow;             /* [ranks]: how many times slower each rank's GPU is (1: healthy) */
   double late_max, slow_max;
   char platform[4200];      /* the platform rebuilt without its NICs down ("": none down) */
+  /* NCCL lays its channels from the node a NIC down leaves with the fewest NICs (nccl_node,
+   * the runner's); the models lay theirs from node 0, so theirs is the same platform with
+   * the nodes turned round to put that node first ("": the platform above) */
+  int nccl_node;
+  char model_platform[4200];
   char rebuilt[512];        /* what was rebuilt, in words (part of desc) */
 } sim_faults;
 

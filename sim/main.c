@@ -549,8 +549,8 @@ static int run_whatif(sim_opts *o, const char *bindir, plat_file *pf, int flags,
   memset(&bad, 0, sizeof bad);
   int rc = sim_faults_resolve(&f, o, pf, nodes, rpn, tmp, err, sizeof err), status = 1;
   if (rc == 0)
-    rc = plat_load_changed(f.platform[0] ? f.platform : pf->path, flags & ~PLAT_LOAD_LINKS, nodes, rpn, f.model_links,
-                           f.nmodel_links, &bad, err, sizeof err);
+    rc = plat_load_changed(f.model_platform[0] ? f.model_platform : f.platform[0] ? f.platform : pf->path,
+                           flags & ~PLAT_LOAD_LINKS, nodes, rpn, f.model_links, f.nmodel_links, &bad, err, sizeof err);
   if (rc == SA_EINVAL) {
     status = bad_input(err);
   } else if (rc != 0) {
@@ -558,9 +558,13 @@ static int run_whatif(sim_opts *o, const char *bindir, plat_file *pf, int flags,
   } else {
     free(bad.name); /* a rebuilt platform keeps the name the user gave */
     bad.name = strdup(pf->name);
+    if (f.model_platform[0]) { /* the models' view turned round; the runner runs the platform itself */
+      free(bad.path);
+      bad.path = strdup(f.platform);
+    }
     sim_faults_compute(&f, &bad.net.compute);
     o->faults = &f;
-    status = bad.name ? run(o, bindir, &bad, pf, nodes, rpn, prov) : 1;
+    status = bad.name && bad.path ? run(o, bindir, &bad, pf, nodes, rpn, prov) : 1;
     o->faults = NULL;
   }
   plat_free(&bad);

@@ -193,6 +193,34 @@ START_TEST(bad_specs_are_refused)
 }
 END_TEST
 
+/* nic-down:1-3 on hgx-h100-rails: node 1 keeps 7 NICs. NCCL takes the fewest channels any
+ * node's search finds (2 per NIC: 14) and node 1 lays them over the NICs it has, so its
+ * NIC 3 carries nothing and the ring runs 14 channels where it ran 16 (the channels laid
+ * from node 0 alone would have put 4 of them on node 1's NIC 4: x1.90 against x1.37). */
+START_TEST(a_nic_down_on_one_node_rebuilds_every_channel)
+{
+  cli_result r = cli_run("--platform hgx-h100-rails --algo nccl-ring --size 1G --mode sim --what-if nic-down:1-3 --links 200",
+                         1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  const cJSON *p = cli_point(&r, 0), *l;
+  ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(p, "nccl")->valuestring, "ring/Simple/14");
+  double most = 0, least = 1e30;
+  cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(p, "links"))
+  {
+    const char *name = cJSON_GetObjectItemCaseSensitive(l, "name")->valuestring;
+    ck_assert_msg(strncmp(name, "node1-nic3", 10) != 0, "%s carried %g bytes", name, cli_num(l, "bytes"));
+    if (strncmp(name, "node1-nic", 9) == 0 && strstr(name, "_UP")) {
+      most = fmax(most, cli_num(l, "bytes"));
+      least = fmin(least, cli_num(l, "bytes"));
+    }
+  }
+  /* node 1's 7 NICs alike: 2 channels each, none with 4 */
+  ck_assert_msg(most < 1.1 * least, "node 1's NICs carried %g to %g bytes", least, most);
+  ck_assert(timed(&r, 0) < 1.5 * healthy(&r, 0));
+  cli_result_free(&r);
+}
+END_TEST
+
 /* --list-links names what --links prints and --what-if takes. */
 START_TEST(links_are_listed)
 {
@@ -216,6 +244,7 @@ int main(void)
   tcase_add_test(t, jitter_background_and_the_healthy_column);
   tcase_add_test(t, bad_specs_are_refused);
   tcase_add_test(t, links_are_listed);
+  tcase_add_test(t, a_nic_down_on_one_node_rebuilds_every_channel);
   suite_add_tcase(s, t);
   return check_run(s);
 }
