@@ -184,9 +184,11 @@ int sim_faults_resolve(sim_faults *f, const sim_opts *o, const plat_file *pf, in
     rc = nic_faults(f, o, pf, nodes, dir, err, errlen);
   if (rc == 0 && f->rebuilt[0])
     snprintf(f->desc + used, sizeof f->desc - used, "%s%s", used ? "; " : "", f->rebuilt);
-  /* the models read the platform's first nodes (platform_probe.c) and take the rest alike */
+  /* the models read the platform's first nodes (platform_probe.c) and take the rest alike:
+   * a NIC down on a node they see turned round to the third or later is not in their view */
   for (int i = 0; rc == 0 && i < o->nwhatif; i++)
-    if (o->whatif[i].kind == SA_WI_NIC_DOWN && o->whatif[i].node >= 3 && f->nnotes < SIM_FAULT_NOTES) {
+    if (o->whatif[i].kind == SA_WI_NIC_DOWN && o->whatif[i].node < nodes &&
+        (o->whatif[i].node - f->nccl_node + nodes) % nodes >= 3 && f->nnotes < SIM_FAULT_NOTES) {
       snprintf(f->notes[f->nnotes++], sizeof f->notes[0],
                "--what-if: the models read nodes 0 to 2 and take the others alike: node %d's NIC down is not in "
                "their view, their predictions are the healthy cluster's there",
