@@ -16,6 +16,11 @@
 
 double sim_point_time(const sim_point *p) { return p->simulated ? p->time_s : p->model_s; }
 
+double sim_point_slowdown(const sim_run_info *run, const sim_point *p)
+{
+  return run->whatif && p->healthy_s > 0 ? sim_point_time(p) / p->healthy_s : NAN;
+}
+
 double sim_algbw(const sim_point *p)
 {
   double t = sim_point_time(p);
@@ -64,11 +69,12 @@ void sim_report_table_row(FILE *f, const sim_run_info *run, const sim_point *p)
     fprintf(f, " %14s %12s %12s", "-", "-", "-");
   else
     fprintf(f, " %14.2f %12.3f %12.3f", sim_point_time(p) * 1e6, sim_algbw(p), sim_busbw(p, run->ranks));
-  char slow[32];
-  snprintf(slow, sizeof slow, "x%.2f", sim_point_time(p) / p->healthy_s);
-  if (run->whatif && p->healthy_s > 0 && !isnan(sim_point_time(p)))
+  double slowdown = sim_point_slowdown(run, p);
+  if (!isnan(slowdown)) {
+    char slow[32];
+    snprintf(slow, sizeof slow, "x%.2f", slowdown);
     fprintf(f, " %14.2f %9s", p->healthy_s * 1e6, slow);
-  else if (run->whatif)
+  } else if (run->whatif)
     fprintf(f, " %14s %9s", "-", "-");
   if (m == SIM_MODE_BOTH && !isnan(p->model_s))
     fprintf(f, " %14.2f %+8.2f", p->model_s * 1e6, 100 * (p->model_s - p->time_s) / p->time_s);
@@ -181,9 +187,9 @@ cJSON *sim_report_point_json(const sim_run_info *run, const sim_point *p)
     if (p->sparse_rel_err >= 0)
       cJSON_AddNumberToObject(o, "sparse_rel_err", p->sparse_rel_err);
   }
-  if (run->whatif && p->healthy_s > 0 && !isnan(sim_point_time(p))) {
+  if (!isnan(sim_point_slowdown(run, p))) {
     cJSON_AddNumberToObject(o, "healthy_time_s", p->healthy_s);
-    cJSON_AddNumberToObject(o, "slowdown", sim_point_time(p) / p->healthy_s);
+    cJSON_AddNumberToObject(o, "slowdown", sim_point_slowdown(run, p));
   }
   if (p->simulated && !isnan(p->next_clock_s)) /* where --resume starts the point after it */
     cJSON_AddNumberToObject(o, "next_clock_s", p->next_clock_s);

@@ -40,6 +40,10 @@ sim_mode sim_run_mode(const sim_run_info *run);
 /* The point's time: simulated, or predicted for a model-only point. */
 double sim_point_time(const sim_point *p);
 
+/* --what-if: the point's time over its healthy one, NaN where there is none (a healthy run,
+ * a point without a time). */
+double sim_point_slowdown(const sim_run_info *run, const sim_point *p);
+
 /* algbw = bytes / time; busbw = algbw * 2(n-1)/n, as nccl-tests defines them (GB = 1e9). */
 double sim_algbw(const sim_point *p);
 double sim_busbw(const sim_point *p, int ranks);

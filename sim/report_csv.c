@@ -52,8 +52,8 @@ void sim_report_csv_row(FILE *f, const sim_run_info *run, const sim_point *p)
       fprintf(f, "%.17g", extra[k]);
   }
   fprintf(f, ",%s", p->nccl);
-  if (run->whatif && p->healthy_s > 0 && !isnan(sim_point_time(p)))
-    fprintf(f, ",%.17g,%.17g", p->healthy_s, sim_point_time(p) / p->healthy_s);
+  if (!isnan(sim_point_slowdown(run, p)))
+    fprintf(f, ",%.17g,%.17g", p->healthy_s, sim_point_slowdown(run, p));
   else if (run->whatif)
     fputs(",,", f);
   fputc('\n', f);

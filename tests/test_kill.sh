@@ -19,6 +19,14 @@ seed=${KILL_SEED:-$(date +%s)}
 # platform loader, the supervisor) by their --json, smpirun and smpimain by their files.
 # (The pattern does not match its own command line.)
 left() { grep -l "$work/[tk][me][pe]" /proc/[0-9]*/cmdline 2>/dev/null; }
+# Waits up to 5 s for them to go.
+settle() {
+  n=0
+  while [ -n "$(left)" ] && [ $n -lt 50 ]; do
+    sleep 0.1
+    n=$((n + 1))
+  done
+}
 
 i=0
 for sig in KILL TERM INT HUP; do
@@ -35,11 +43,7 @@ for sig in KILL TERM INT HUP; do
   sleep "$after"
   kill -s "$sig" "$pid"
   wait "$pid" 2>/dev/null
-  n=0
-  while [ -n "$(left)" ] && [ $n -lt 50 ]; do
-    sleep 0.1
-    n=$((n + 1))
-  done
+  settle
   procs=$(left)
   [ -z "$procs" ] || {
     failures=$((failures + 1))
@@ -97,11 +101,7 @@ pid=$!
 sleep "$after"
 kill -s KILL "$pid"
 wait "$pid" 2>/dev/null
-n=0
-while [ -n "$(left)" ] && [ $n -lt 50 ]; do
-  sleep 0.1
-  n=$((n + 1))
-done
+settle
 procs=$(left)
 [ -z "$procs" ] || {
   failures=$((failures + 1))
