@@ -1,5 +1,6 @@
-/* cuda_bench.h: the CUDA calibration benchmarks (copies, sum, MSTopK, exact top-k, NCCL
- * allreduce) and what they share: options, timing with CUDA events, error checks. */
+/* cuda_bench.h: the CUDA calibration benchmarks (copies, sum, MSTopK, exact top-k, NCCL's
+ * protocols on one channel, NCCL allreduce) and what they share: options, timing with CUDA
+ * events, error checks. */
 #ifndef MEASURE_CUDA_CUDA_BENCH_H
 #define MEASURE_CUDA_CUDA_BENCH_H
 
@@ -16,6 +17,7 @@ struct cb_opts {
   double density;                /* k = density * d */
   int reps, warmup, nccl_batch, gpus;
   int nccl;                      /* run the NCCL sweep */
+  int kernels;                   /* run the copies, sums and selections */
   const char *out;
 };
 
@@ -40,6 +42,10 @@ int cb_copies(const cb_opts &o, md_data *d);
 int cb_reduce(const cb_opts &o, md_data *d);
 int cb_topk(const cb_opts &o, md_data *d);
 int cb_nccl(const cb_opts &o, md_data *d);
+/* One channel of NCCL's ring per protocol on this GPU's multiprocessors (cuda_proto.cu):
+ * points ring_ll, ring_ll128, ring_simple with bytes the payload each block sends, ranks the
+ * blocks of a ring and count the rings (channels) running at once. */
+int cb_protocols(const cb_opts &o, md_data *d);
 
 /* A point of this device benchmark with its fixed fields set. */
 md_point cb_point(const char *op, const char *dtype, double bytes, double count);

@@ -10,10 +10,12 @@
 static void usage(FILE *f)
 {
   fputs("usage: simcalib_cuda [-o k.json] [--max-bytes B] [--max-elements N] [--density RHO] [--reps N]\n"
-        "                     [--nccl-max B] [--gpus G] [--no-nccl]\n"
+        "                     [--nccl-max B] [--gpus G] [--no-nccl] [--protocols-only]\n"
         "Times cudaMemcpy D2D/H2D/D2H and GPU 0 -> 1 peer copies, the fp32/fp16 sum kernel,\n"
-        "MSTopK and exact top-k on GPU 0, and NCCL allreduce over the first G GPUs (all by\n"
-        "default), out-of-place and in-place, 8 B .. --nccl-max (default 256M) doubling.\n",
+        "MSTopK and exact top-k on GPU 0, one channel of NCCL's ring with each protocol (LL,\n"
+        "LL128, Simple) on GPU 0's multiprocessors, and NCCL allreduce over the first G GPUs\n"
+        "(all by default), out-of-place and in-place, 8 B .. --nccl-max (default 256M) doubling.\n"
+        "--protocols-only runs the protocols' rings alone.\n",
         f);
 }
 
@@ -37,9 +39,10 @@ static int parse(int argc, char **argv, cb_opts *o)
       {"density", required_argument, nullptr, 'r'},   {"reps", required_argument, nullptr, 'n'},
       {"nccl-max", required_argument, nullptr, 'm'},  {"gpus", required_argument, nullptr, 'g'},
       {"no-nccl", no_argument, nullptr, 'x'},         {"help", no_argument, nullptr, 'h'},
+      {"protocols-only", no_argument, nullptr, 'p'},
       {nullptr, 0, nullptr, 0},
   };
-  *o = cb_opts{4096, (uint64_t)256 << 20, 4096, (uint64_t)16 << 20, 8, (uint64_t)256 << 20, 0.01, 20, 2, 20, 0, 1, "-"};
+  *o = cb_opts{4096, (uint64_t)256 << 20, 4096, (uint64_t)16 << 20, 8, (uint64_t)256 << 20, 0.01, 20, 2, 20, 0, 1, 1, "-"};
   int c;
   while ((c = getopt_long(argc, argv, "o:", longopts, nullptr)) != -1) {
     int bad = 0;
@@ -52,6 +55,7 @@ static int parse(int argc, char **argv, cb_opts *o)
     case 'n': o->reps = atoi(optarg); bad = o->reps < 1 || o->reps > 1000; break;
     case 'g': o->gpus = atoi(optarg); bad = o->gpus < 1; break;
     case 'x': o->nccl = 0; break;
+    case 'p': o->nccl = o->kernels = 0; break;
     case 'h': usage(stdout); exit(0);
     default: fprintf(stderr, "simcalib_cuda: unknown option '%s'\n", argv[optind - 1]); return 2;
     }
@@ -82,11 +86,13 @@ int main(int argc, char **argv)
   snprintf(d.source, sizeof d.source, "simcalib kernels");
   if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
     snprintf(d.machine, sizeof d.machine, "%d x %.100s", n, prop.name);
-  int rc = cb_copies(o, &d);
-  if (rc == 0)
+  int rc = o.kernels ? cb_copies(o, &d) : 0;
+  if (rc == 0 && o.kernels)
     rc = cb_reduce(o, &d);
-  if (rc == 0)
+  if (rc == 0 && o.kernels)
     rc = cb_topk(o, &d);
+  if (rc == 0)
+    rc = cb_protocols(o, &d);
   if (rc == 0 && o.nccl)
     rc = cb_nccl(o, &d);
   if (rc != 0)
