@@ -43,8 +43,9 @@ static int parse(int argc, char **argv, cb_opts *o)
       {nullptr, 0, nullptr, 0},
   };
   *o = cb_opts{4096, (uint64_t)256 << 20, 4096, (uint64_t)16 << 20, 8, (uint64_t)256 << 20, 0.01, 20, 2, 20, 0, 1, 1, "-"};
-  int c;
-  while ((c = getopt_long(argc, argv, "o:", longopts, nullptr)) != -1) {
+  int c, li = -1;
+  opterr = 0; /* one line of ours for a bad option, not getopt's as well */
+  while ((c = getopt_long(argc, argv, ":o:", longopts, &li)) != -1) {
     int bad = 0;
     switch (c) {
     case 'o': o->out = optarg; break;
@@ -57,12 +58,14 @@ static int parse(int argc, char **argv, cb_opts *o)
     case 'x': o->nccl = 0; break;
     case 'p': o->nccl = o->kernels = 0; break;
     case 'h': usage(stdout); exit(0);
+    case ':': fprintf(stderr, "simcalib_cuda: %s needs a value\n", argv[optind - 1]); return 2;
     default: fprintf(stderr, "simcalib_cuda: unknown option '%s'\n", argv[optind - 1]); return 2;
     }
     if (bad) {
-      fprintf(stderr, "simcalib_cuda: bad value '%s' for %s\n", optarg, argv[optind - 1]);
+      fprintf(stderr, "simcalib_cuda: bad value '%s' for --%s\n", optarg, li >= 0 ? longopts[li].name : "o");
       return 2;
     }
+    li = -1; /* getopt_long sets it for long options only */
   }
   if (optind < argc) {
     fprintf(stderr, "simcalib_cuda: unexpected argument '%s'\n", argv[optind]);
