@@ -45,12 +45,25 @@ typedef struct {
   long arrived;
   double vis[NCCL_STEPS];
   unsigned long mark; /* visited in the current sharing */
-  int cidx;           /* its place in that sharing */
 } conn;
+
+/* A message's part in a sharing, apart from its connection (whose slices make it large):
+ * where its links are in the des's use arrays, how many, its penalty, its bound, the level
+ * at which its bound holds it (bound x penalty), its place in the current sharing. A
+ * sharing reads these for every message it touches. */
+typedef struct {
+  int at, n, cidx;
+  double penalty, bound, reach;
+} share_of;
 
 typedef struct {
   long k, recvs, rdone, sdone;
   int rc[NCCL_MAX_PEERS], sc[NCCL_MAX_PEERS];
+  /* operation k and its GPU time, made once (a rank looks at its next operations at every
+   * event that may ready them) */
+  long op_k;
+  nccl_op op;
+  double op_s;
 } stream_state;
 
 typedef struct {
@@ -60,8 +73,10 @@ typedef struct {
   int first, n; /* its streams: st[first .. first + n) */
 } rank_state;
 
+/* The messages on a link key: each one's connection and its use of that key (a route uses a
+ * key once: cost_route_use_of merges repeats), its place in the des's use arrays. */
 typedef struct {
-  int *id, n, cap;
+  int *id, *use, n, cap;
   unsigned long mark;
 } key_list;
 
@@ -83,9 +98,13 @@ typedef struct {
   key_list *keys;
   int nkeys;
   /* scratch for a sharing */
-  int *comp, *queue;
+  int *comp, *queue, *open;
   unsigned char *fixed;
-  double *rate, *load, *denom;
+  double *rate, *load, *denom, *cap, *share, *reach;
+  double *key_bw; /* [key]: its link's rate */
+  share_of *sh;   /* [connection] */
+  int *ukey;      /* [use]: the link key of each connection's uses, connection after connection */
+  double *ucoef, *uw; /* [use]: its coefficient, and that over the penalty (its weight in a sharing) */
 } des;
 
 static int push(des *d, double t, int kind, int id, unsigned version)
@@ -193,18 +212,23 @@ static void due_remove(des *d, int id)
   due_fix(d, i);
 }
 
-static int key_add(des *d, int key, int id, int *pos)
+/* Connection id's use u (of its route) on its key's list, at *pos. */
+static int key_add(des *d, int id, int u, int *pos)
 {
-  key_list *l = &d->keys[key];
+  key_list *l = &d->keys[d->cn[id].u.key[u]];
   if (l->n == l->cap) {
     int cap = 2 * l->cap + 4, *g = realloc(l->id, sizeof *g * (size_t)cap);
-    if (!g)
+    if (g)
+      l->id = g;
+    int *h = g ? realloc(l->use, sizeof *h * (size_t)cap) : NULL;
+    if (!h)
       return SA_ENOMEM;
-    l->id = g;
+    l->use = h;
     l->cap = cap;
   }
   *pos = l->n;
-  l->id[l->n++] = id;
+  l->id[l->n] = id;
+  l->use[l->n++] = d->sh[id].at + u;
   return 0;
 }
 
@@ -213,6 +237,7 @@ static void key_remove(des *d, int key, int pos)
   key_list *l = &d->keys[key];
   int moved = l->id[--l->n];
   l->id[pos] = moved;
+  l->use[pos] = l->use[l->n];
   if (pos == l->n)
     return;
   conn *m = &d->cn[moved];
@@ -238,71 +263,84 @@ static void touch(des *d, const cost_route_use *u)
  * they use, the messages on them all among the n), as cost_share_rates computes them, by the
  * links: raise a common level L, message m at L / its penalty, until a link or a message's
  * bound saturates; fix the messages held there and go on with the rest. The links' lists
- * give each link's messages, so a round costs the links and the messages it fixes. */
+ * give each link's messages, so a round costs the links and the messages it fixes. Each
+ * link's level is computed once a round and each message's own (its bound times its
+ * penalty) once, and the messages still open are kept in a list in their order: the same
+ * arithmetic in the same order, so the same rates bit for bit, at a fraction of the cost
+ * (sharing is most of a replay's time). */
+static double lower(double a, double b) { return b < a ? b : a; } /* fmin without NaNs, inlined */
+
 static void fill(des *d, int n, int nkeys)
 {
-  const cost_net *net = d->c->net;
-  int left = n;
+  int left = n, nopen = n;
   for (int i = 0; i < n; i++) {
-    d->cn[d->comp[i]].cidx = i;
+    share_of *m = &d->sh[d->comp[i]];
+    m->cidx = i;
     d->fixed[i] = 0;
+    d->reach[i] = m->reach;
+    d->open[i] = i;
   }
   for (int q = 0; q < nkeys; q++) {
     int key = d->queue[q];
     const key_list *l = &d->keys[key];
     d->load[key] = d->denom[key] = 0;
     d->unfixed[key] = l->n;
-    for (int i = 0; i < l->n; i++) {
-      const conn *x = &d->cn[l->id[i]];
-      for (int k = 0; k < x->u.n; k++)
-        if (x->u.key[k] == key)
-          d->denom[key] += x->u.coef[k] / x->u.penalty;
-    }
+    for (int i = 0; i < l->n; i++)
+      d->denom[key] += d->uw[l->use[i]];
   }
   while (left > 0) {
     double level = INFINITY;
     for (int q = 0; q < nkeys; q++) {
       int key = d->queue[q];
-      if (d->unfixed[key] > 0)
-        level = fmin(level, fmax(net->rt.links[key / d->c->owners].bw - d->load[key], 0) / d->denom[key]);
+      if (d->unfixed[key] > 0) {
+        double room = d->key_bw[key] - d->load[key];
+        d->share[q] = (room > 0 ? room : 0) / d->denom[key];
+        level = lower(level, d->share[q]);
+      }
     }
-    for (int i = 0; i < n; i++)
-      if (!d->fixed[i])
-        level = fmin(level, d->cn[d->comp[i]].u.bound * d->cn[d->comp[i]].u.penalty);
+    for (int j = 0; j < nopen; j++)
+      level = lower(level, d->reach[d->open[j]]);
     double at = level * (1 + 1e-9);
     int held = 0;
     for (int q = 0; q < nkeys; q++) { /* the messages of the links saturated at this level */
       int key = d->queue[q];
-      if (d->unfixed[key] == 0 || fmax(net->rt.links[key / d->c->owners].bw - d->load[key], 0) / d->denom[key] > at)
+      if (d->unfixed[key] == 0 || d->share[q] > at)
         continue;
       const key_list *l = &d->keys[key];
       for (int i = 0; i < l->n; i++) {
-        int c = d->cn[l->id[i]].cidx;
+        int c = d->sh[l->id[i]].cidx;
         if (!d->fixed[c]) {
           d->fixed[c] = 2;
           d->comp[n + held++] = c;
         }
       }
     }
-    for (int i = 0; i < n; i++) /* and those at their own bound */
-      if (!d->fixed[i] && d->cn[d->comp[i]].u.bound * d->cn[d->comp[i]].u.penalty <= at) {
+    for (int j = 0; j < nopen; j++) { /* and those at their own bound */
+      int i = d->open[j];
+      if (!d->fixed[i] && d->reach[i] <= at) {
         d->fixed[i] = 2;
         d->comp[n + held++] = i;
       }
+    }
     for (int h = 0; h < held; h++) { /* their load on their links, once all are known */
       int i = d->comp[n + h];
-      const conn *x = &d->cn[d->comp[i]];
-      d->rate[i] = fmin(level / x->u.penalty, x->u.bound);
+      const share_of *m = &d->sh[d->comp[i]];
+      d->rate[i] = lower(level / m->penalty, m->bound);
       d->fixed[i] = 1;
       left--;
-      for (int k = 0; k < x->u.n; k++) {
-        d->load[x->u.key[k]] += x->u.coef[k] * d->rate[i];
-        d->denom[x->u.key[k]] -= x->u.coef[k] / x->u.penalty;
-        d->unfixed[x->u.key[k]]--;
+      for (int k = m->at; k < m->at + m->n; k++) {
+        d->load[d->ukey[k]] += d->ucoef[k] * d->rate[i];
+        d->denom[d->ukey[k]] -= d->uw[k];
+        d->unfixed[d->ukey[k]]--;
       }
     }
     if (held == 0)
       break; /* cannot happen: something saturates at the lowest level */
+    int k = 0;
+    for (int j = 0; j < nopen; j++)
+      if (!d->fixed[d->open[j]])
+        d->open[k++] = d->open[j];
+    nopen = k;
   }
 }
 
@@ -325,10 +363,11 @@ static void reshare(des *d)
         continue;
       x->mark = mark;
       d->comp[n++] = l->id[i];
-      for (int u = 0; u < x->u.n; u++)
-        if (d->keys[x->u.key[u]].mark != mark) {
-          d->keys[x->u.key[u]].mark = mark;
-          d->queue[head++] = x->u.key[u];
+      const share_of *m = &d->sh[l->id[i]];
+      for (int u = m->at; u < m->at + m->n; u++)
+        if (d->keys[d->ukey[u]].mark != mark) {
+          d->keys[d->ukey[u]].mark = mark;
+          d->queue[head++] = d->ukey[u];
         }
     }
   }
@@ -434,6 +473,19 @@ static int apply(des *d, int r, int s, const nccl_op *op)
   return rc;
 }
 
+/* Operation k of stream s, with its GPU time. */
+static const nccl_op *next_op(des *d, int s, double *gpu_s)
+{
+  stream_state *x = &d->ss[s];
+  if (x->op_k != x->k) {
+    d->st[s].op(d->st[s].ctx, x->k, &x->op);
+    x->op_s = sum_time(d, s, &x->op);
+    x->op_k = x->k;
+  }
+  *gpu_s = x->op_s;
+  return &x->op;
+}
+
 /* The runner's loop at rank r (nccl_pipe.c): every stream takes its ready operations that
  * need no sum at once; the GPU, when free, the ready sum whose data became visible first;
  * the rank looks again when a slice it waits for becomes visible. */
@@ -443,32 +495,33 @@ static int rank_step(des *d, int r)
   if (d->now < rk->start)
     return 0;
   int gpu = -1, rc = 0;
-  double first = INFINITY, soonest = INFINITY;
-  nccl_op op, gpu_op = {0, 0, 0};
+  double first = INFINITY, soonest = INFINITY, gpu_s = 0;
+  nccl_op gpu_op = {0, 0, 0};
   for (int s = rk->first; s < rk->first + rk->n && rc == 0; s++)
     while (rc == 0 && !(rk->in_op && rk->op_stream == s) && d->ss[s].k < d->st[s].nops) {
-      double t;
-      d->st[s].op(d->st[s].ctx, d->ss[s].k, &op);
-      int st = readiness(d, s, &op, &t);
+      double t, busy;
+      const nccl_op *op = next_op(d, s, &busy);
+      int st = readiness(d, s, op, &t);
       if (st == LATER)
         soonest = fmin(soonest, t);
       if (st != READY)
         break;
-      if (sum_time(d, s, &op) > 0) {
+      if (busy > 0) {
         if (!rk->in_op && t < first) {
           gpu = s;
           first = t;
-          gpu_op = op;
+          gpu_op = *op;
+          gpu_s = busy;
         }
         break;
       }
-      rc = apply(d, r, s, &op);
+      rc = apply(d, r, s, op);
     }
   if (rc == 0 && gpu >= 0) {
     rk->in_op = 1;
     rk->op_stream = gpu;
     rk->op = gpu_op;
-    rc = push(d, d->now + sum_time(d, gpu, &gpu_op), EV_OP, r, 0);
+    rc = push(d, d->now + gpu_s, EV_OP, r, 0);
   }
   if (rc == 0 && soonest < INFINITY && !(rk->wake >= d->now && rk->wake <= soonest)) {
     rk->wake = soonest; /* one look coming is enough */
@@ -501,7 +554,7 @@ static int on_event(des *d, const event *e)
     x->since = d->now;
     x->rate = 0;
     for (int u = 0; u < x->u.n && rc == 0; u++)
-      rc = key_add(d, x->u.key[u], e->id, &x->pos[u]);
+      rc = key_add(d, e->id, u, &x->pos[u]);
     if (x->u.n == 0) { /* no shared link: its bound alone */
       x->rate = x->u.bound;
       due_set(d, e->id, d->now + x->left / x->rate);
@@ -547,6 +600,32 @@ static int hop_class(const cost_ctx *c, const cost_nccl_layout *t, int a, int b)
   if (a / R != b / R)
     return NCCL_HW_NET;
   return topo_graph_nvlink(&t->node.g, a % R, b % R) ? NCCL_HW_NVLINK : NCCL_HW_PCI;
+}
+
+/* Each connection's part in a sharing (share_of), its weights computed once, as a sharing
+ * computed them each time: the same numbers. */
+static int share_view(des *d)
+{
+  int nu = 0;
+  for (int i = 0; i < d->ncn; i++)
+    nu += d->cn[i].u.n;
+  d->sh = malloc(sizeof *d->sh * (size_t)(d->ncn + 1));
+  d->ukey = malloc(sizeof *d->ukey * (size_t)(nu + 1));
+  d->ucoef = malloc(sizeof *d->ucoef * (size_t)(nu + 1));
+  d->uw = malloc(sizeof *d->uw * (size_t)(nu + 1));
+  if (!d->sh || !d->ukey || !d->ucoef || !d->uw)
+    return SA_ENOMEM;
+  nu = 0;
+  for (int i = 0; i < d->ncn; i++) {
+    const cost_route_use *u = &d->cn[i].u;
+    d->sh[i] = (share_of){nu, u->n, 0, u->penalty, u->bound, u->bound * u->penalty};
+    for (int k = 0; k < u->n; k++, nu++) {
+      d->ukey[nu] = u->key[k];
+      d->ucoef[nu] = u->coef[k];
+      d->uw[nu] = u->coef[k] / u->penalty;
+    }
+  }
+  return 0;
 }
 
 /* The connections: every send end matched with the receive end of the same (from, to, tag). */
@@ -602,7 +681,7 @@ static int connect(des *d, int algo)
   d->ncn = ns;
   free(se);
   free(re);
-  return rc;
+  return rc ? rc : share_view(d);
 }
 
 static int setup(des *d, double start)
@@ -617,9 +696,14 @@ static int setup(des *d, double start)
   d->dirty = calloc((size_t)nkeys, 1);
   d->unfixed = calloc((size_t)nkeys, sizeof *d->unfixed);
   d->ndirty_keys = calloc((size_t)nkeys, sizeof *d->ndirty_keys);
+  d->share = calloc((size_t)nkeys, sizeof *d->share);
+  d->key_bw = calloc((size_t)nkeys, sizeof *d->key_bw);
   d->nkeys = nkeys;
-  if (!d->ss || !d->rk || !d->keys || !d->load || !d->denom || !d->queue || !d->dirty || !d->ndirty_keys || !d->unfixed)
+  if (!d->ss || !d->rk || !d->keys || !d->load || !d->denom || !d->queue || !d->dirty || !d->ndirty_keys || !d->unfixed ||
+      !d->share || !d->key_bw)
     return SA_ENOMEM;
+  for (int k = 0; k < d->c->net->rt.nlinks * d->c->owners; k++)
+    d->key_bw[k] = d->c->net->rt.links[k / d->c->owners].bw;
   for (int r = 0; r < p; r++) {
     d->rk[r].start = d->rk[r].end = d->c->skew[r] + start;
     d->rk[r].wake = -1;
@@ -632,6 +716,7 @@ static int setup(des *d, double start)
     else if (rk->first + rk->n != s)
       return SA_EINVAL;
     rk->n++;
+    d->ss[s].op_k = -1;
     for (long k = 0; k < d->st[s].nops; k++) {
       nccl_op op;
       d->st[s].op(d->st[s].ctx, k, &op);
@@ -643,8 +728,10 @@ static int setup(des *d, double start)
 
 static void teardown(des *d)
 {
-  for (int k = 0; d->keys && k < d->nkeys; k++)
+  for (int k = 0; d->keys && k < d->nkeys; k++) {
     free(d->keys[k].id);
+    free(d->keys[k].use);
+  }
   free(d->keys);
   free(d->ss);
   free(d->rk);
@@ -660,6 +747,14 @@ static void teardown(des *d)
   free(d->ndirty_keys);
   free(d->load);
   free(d->denom);
+  free(d->share);
+  free(d->key_bw);
+  free(d->reach);
+  free(d->open);
+  free(d->sh);
+  free(d->ukey);
+  free(d->ucoef);
+  free(d->uw);
 }
 
 /* The replay itself: *time from each rank's start (its skew plus `start`) to its end. */
@@ -683,7 +778,9 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
     d.fixed = malloc((size_t)d.ncn + 1);
     d.rate = malloc(sizeof *d.rate * (size_t)(d.ncn + 1));
     d.due = malloc(sizeof *d.due * (size_t)(d.ncn + 1));
-    rc = d.comp && d.fixed && d.rate && d.due ? 0 : SA_ENOMEM;
+    d.reach = malloc(sizeof *d.reach * (size_t)(d.ncn + 1));
+    d.open = malloc(sizeof *d.open * (size_t)(d.ncn + 1));
+    rc = d.comp && d.fixed && d.rate && d.due && d.reach && d.open ? 0 : SA_ENOMEM;
   }
   for (int r = 0; r < c->p && rc == 0; r++) /* every rank starts with its first ready operation */
     rc = push(&d, d.rk[r].start, EV_WAKE, r, 0);
