@@ -34,6 +34,9 @@ typedef struct {
   double model_s;    /* the fitted model's time */
   int proto;         /* NCCL's algorithms: the protocol NCCL runs at that size; else -1 */
   int algo;          /* NCCL's algorithms: the algorithm it runs (NCCL_ALGO_*); else -1 */
+  double eval_s;     /* seconds its last evaluation took, with the replay at eval_quick (cost.h
+                      * nccl_quick): to share the next ones out evenly */
+  int eval_quick;
 } fit_cpoint;
 
 /* One measured run: its shape and points. */

@@ -1,0 +1,308 @@
+/* clustereval.c: the cluster fit's evaluations (clustereval.h). A point's time is the same
+ * wherever and in whatever company it is computed, so neither how the points are shared out
+ * nor what was kept changes a result. */
+#include "clustereval.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/sa_error.h"
+#include "forked.h"
+#include "models/cost.h"
+#include "models/cost_nccl.h"
+#include "smpi_fit.h"
+#include "topo/routes.h"
+
+double *fit_cfit_param(fit_cfit *f, int i)
+{
+  double *p[FIT_NPARAM] = {&f->topo.gpu_bw,       &f->topo.gpu_lat,   &f->topo.nic_bw,      &f->topo.nic_lat,
+                           &f->half,              &f->steep,          &f->latx,             &f->compute.launch_lat,
+                           &f->compute.ll_bw,     &f->compute.ll128_bw, &f->compute.simple_bw, &f->compute.ll128_lat, &f->compute.simple_lat,
+                           &f->compute.nvls_bw};
+  return p[i];
+}
+
+/* Whether a point NCCL runs with protocol proto (-1: not one of NCCL's algorithms) reads
+ * parameter i: the rate a GPU writes a protocol's lines at and that protocol's latency per
+ * hop are read by its own slices only (nccl_op_time, nccl_hop_s: nccl/), which NCCL's
+ * choice of protocol does not look at (cost_nccl.c); every point reads the rest. */
+static int reads(int i, int proto)
+{
+  switch (i) {
+  case FIT_P_LL: return proto < 0 || proto == COST_NCCL_LL;
+  case FIT_P_LL128:
+  case FIT_P_LL128_LAT: return proto < 0 || proto == COST_NCCL_LL128;
+  case FIT_P_SIMPLE:
+  case FIT_P_SIMPLE_LAT: return proto < 0 || proto == COST_NCCL_SIMPLE;
+  default: return 1;
+  }
+}
+
+typedef struct {
+  int valid, quick, proto, algo;
+  double p[FIT_NPARAM], model_s;
+} kept_point;
+
+struct fit_ckept {
+  int nruns, *first; /* run r's points from first[r] */
+  kept_point *pt;
+};
+
+fit_ckept *fit_ckept_new(const fit_crun *runs, int nruns)
+{
+  fit_ckept *k = calloc(1, sizeof *k);
+  int n = 0;
+  if (k && (k->first = malloc(sizeof *k->first * (size_t)(nruns + 1))))
+    for (int r = 0; r < nruns; r++) {
+      k->first[r] = n;
+      n += runs[r].n;
+    }
+  if (k && k->first && (k->pt = calloc((size_t)n + 1, sizeof *k->pt))) {
+    k->nruns = nruns;
+    return k;
+  }
+  fit_ckept_free(k);
+  return NULL;
+}
+
+void fit_ckept_free(fit_ckept *k)
+{
+  if (!k)
+    return;
+  free(k->first);
+  free(k->pt);
+  free(k);
+}
+
+/* Point i of run r's kept evaluation, when it stands for one at parameters p (quick alike,
+ * every figure the point read the same). */
+static const kept_point *kept_for(const fit_ckept *k, int r, int i, const double *p, int quick)
+{
+  const kept_point *e = k ? &k->pt[k->first[r] + i] : NULL;
+  if (!e || !e->valid || e->quick != quick)
+    return NULL;
+  for (int j = 0; j < FIT_NPARAM; j++)
+    if (p[j] != e->p[j] && reads(j, e->proto))
+      return NULL;
+  return e;
+}
+
+/* What a point's evaluation gives, as a child sends it back. */
+typedef struct {
+  double model_s, secs;
+  int proto, algo;
+} point_out;
+
+/* One point to evaluate: parameter set `set` (-1: f's own), run, point. */
+typedef struct {
+  int set, run, pt, owner; /* owner: the piece that computes it */
+} job;
+
+typedef struct {
+  const fit_cfit *f;
+  const fit_crun *runs;
+  const double (*pv)[FIT_NPARAM];
+  const job *jobs;
+  int njobs;
+} work;
+
+/* A run's routes and model context at g's parameters. */
+typedef struct {
+  cost_net net;
+  topo_hop *hops;
+  cost_ctx *c;
+} model_at;
+
+static void model_drop(model_at *m)
+{
+  cost_ctx_free(m->c);
+  cost_net_free(&m->net);
+  free(m->hops);
+  memset(m, 0, sizeof *m);
+}
+
+static int model_of(const fit_cfit *g, const fit_crun *r, model_at *m)
+{
+  topo_cluster t = g->topo;
+  t.nodes = r->nodes;
+  t.gpus = r->gpus;
+  if (t.nics > t.gpus)
+    t.nics = t.gpus;
+  topo_defaults(&t);
+  memset(m, 0, sizeof *m);
+  cost_net_init(&m->net);
+  m->net.tcp_gamma = FIT_SMPI_TCP_GAMMA;
+  if (g->has_compute)
+    m->net.compute = g->compute;
+  int rc = topo_routes_of(&t, &m->net.rt, &m->hops);
+  if (g->half > 0) /* no ramp: the links' own rates */
+    fit_cfit_factor(g->half, g->steep, g->latx, &m->net.bw_factor, &m->net.lat_factor);
+  cost_shape sh = {.nodes = r->nodes, .rpn = r->gpus, .elem = r->elem, .segment_bytes = 1 << 20, .channels = 1,
+                   .density = 0.01, .timing = COST_TIMING_NCCL_TESTS, .nccl_proto = -1, .nccl_version = g->nccl_version,
+                   .nccl_quick = !g->quick ? 0 : r->nodes == 1 ? g->quick : t.nics};
+  return rc ? rc : cost_ctx_new(&m->net, &sh, &m->c);
+}
+
+static double now_s(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Piece k's jobs into buf (a point_out per job; the others' left alone), one model context
+ * per run and parameter set, its jobs coming together. */
+static int eval_piece(void *arg, int k, void *buf)
+{
+  const work *w = arg;
+  point_out *o = buf;
+  model_at m = {0};
+  int set = -2, run = -1, rc = 0;
+  for (int j = 0; j < w->njobs && rc == 0; j++) {
+    const job *jb = &w->jobs[j];
+    if (jb->owner != k)
+      continue;
+    double t0 = now_s();
+    if (jb->set != set || jb->run != run) {
+      fit_cfit g = *w->f;
+      for (int i = 0; jb->set >= 0 && i < FIT_NPARAM; i++)
+        *fit_cfit_param(&g, i) = w->pv[jb->set][i];
+      model_drop(&m);
+      set = jb->set;
+      run = jb->run;
+      rc = model_of(&g, &w->runs[run], &m);
+      if (rc)
+        break;
+    }
+    uint64_t bytes = (uint64_t)w->runs[run].pt[jb->pt].bytes;
+    cost_nccl_choice ch;
+    cost_result res;
+    int planned = cost_nccl_plan(m.c, w->f->algo, bytes, &ch) == 0;
+    o[j].proto = planned ? ch.proto : -1;
+    o[j].algo = planned ? ch.algo : -1;
+    rc = cost_predict(m.c, w->f->algo, bytes, &res);
+    o[j].model_s = res.time_s;
+    o[j].secs = now_s() - t0;
+  }
+  model_drop(&m);
+  return rc;
+}
+
+/* The owners of the jobs: pieces of about equal time, each a stretch of the list (a run's
+ * points at one set together: the large sizes of a replay share what they replay,
+ * cost_nccl_steady), from how long each point took last with the same replay; dealt out in
+ * turn when some point was not timed so (the sizes' times differ from one replay to
+ * another). Returns the pieces. */
+static int share_out(job *jobs, int n, const fit_crun *runs, int quick)
+{
+  int w = fit_forked_workers() < n ? fit_forked_workers() : n;
+  double total = 0;
+  int timed = 1;
+  for (int j = 0; j < n; j++) {
+    const fit_cpoint *p = &runs[jobs[j].run].pt[jobs[j].pt];
+    timed &= p->eval_s > 0 && p->eval_quick == quick;
+    total += p->eval_s;
+  }
+  double done = 0;
+  for (int j = 0, k = 0; j < n; j++) {
+    double s = runs[jobs[j].run].pt[jobs[j].pt].eval_s;
+    while (timed && k < w - 1 && done + s / 2 > total * (k + 1) / w)
+      k++;
+    jobs[j].owner = timed ? k : j % w;
+    done += s;
+  }
+  return w;
+}
+
+/* The jobs evaluated, out[j] job j's. */
+static int run_jobs(const fit_cfit *f, fit_crun *runs, const double (*pv)[FIT_NPARAM], job *jobs, int n, point_out *out)
+{
+  if (n < 1)
+    return 0;
+  int w = share_out(jobs, n, runs, f->quick);
+  work wk = {f, runs, pv, jobs, n};
+  point_out *bufs = calloc((size_t)w * (size_t)n, sizeof *bufs);
+  int rc = bufs ? fit_forked_run(w, eval_piece, &wk, bufs, sizeof *bufs * (size_t)n) : SA_ENOMEM;
+  for (int j = 0; rc == 0 && j < n; j++) {
+    out[j] = bufs[(size_t)jobs[j].owner * (size_t)n + (size_t)j];
+    runs[jobs[j].run].pt[jobs[j].pt].eval_s = out[j].secs;
+    runs[jobs[j].run].pt[jobs[j].pt].eval_quick = f->quick;
+  }
+  free(bufs);
+  return rc;
+}
+
+static int count_points(const fit_crun *runs, int nruns, int used_only)
+{
+  int n = 0;
+  for (int r = 0; r < nruns; r++)
+    for (int i = 0; i < runs[r].n; i++)
+      n += runs[r].pt[i].used || !used_only;
+  return n;
+}
+
+int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *k)
+{
+  int n = count_points(runs, nruns, used_only);
+  job *jobs = malloc(sizeof *jobs * (size_t)(n + 1));
+  point_out *out = malloc(sizeof *out * (size_t)(n + 1));
+  int rc = jobs && out ? 0 : SA_ENOMEM;
+  n = 0;
+  for (int r = 0; rc == 0 && r < nruns; r++)
+    for (int i = 0; i < runs[r].n; i++)
+      if (runs[r].pt[i].used || !used_only)
+        jobs[n++] = (job){-1, r, i, 0};
+  if (rc == 0)
+    rc = run_jobs(f, runs, NULL, jobs, n, out);
+  for (int j = 0; rc == 0 && j < n; j++) {
+    fit_cpoint *p = &runs[jobs[j].run].pt[jobs[j].pt];
+    p->model_s = out[j].model_s;
+    p->proto = out[j].proto;
+    p->algo = out[j].algo;
+    if (!k)
+      continue;
+    kept_point *e = &k->pt[k->first[jobs[j].run] + jobs[j].pt];
+    *e = (kept_point){1, f->quick, p->proto, p->algo, {0}, p->model_s};
+    for (int i = 0; i < FIT_NPARAM; i++)
+      e->p[i] = *fit_cfit_param(f, i);
+  }
+  free(jobs);
+  free(out);
+  return rc;
+}
+
+int fit_ceval_sets(const fit_cfit *f, fit_crun *runs, int nruns, int nsets, const double (*pv)[FIT_NPARAM],
+                   const fit_ckept *k, double *model_s)
+{
+  int used = count_points(runs, nruns, 1), n = 0;
+  job *jobs = malloc(sizeof *jobs * ((size_t)nsets * (size_t)used + 1));
+  int *slot = malloc(sizeof *slot * ((size_t)nsets * (size_t)used + 1));
+  if (!jobs || !slot) {
+    free(jobs);
+    free(slot);
+    return SA_ENOMEM;
+  }
+  for (int s = 0, u = 0; s < nsets; s++)
+    for (int r = 0; r < nruns; r++)
+      for (int i = 0; i < runs[r].n; i++) {
+        if (!runs[r].pt[i].used)
+          continue;
+        const kept_point *e = kept_for(k, r, i, pv[s], f->quick);
+        if (e)
+          model_s[u] = e->model_s;
+        else {
+          slot[n] = u;
+          jobs[n++] = (job){s, r, i, 0};
+        }
+        u++;
+      }
+  point_out *out = malloc(sizeof *out * (size_t)(n + 1));
+  int rc = out ? run_jobs(f, runs, pv, jobs, n, out) : SA_ENOMEM;
+  for (int j = 0; rc == 0 && j < n; j++)
+    model_s[slot[j]] = out[j].model_s;
+  free(out);
+  free(jobs);
+  free(slot);
+  return rc;
+}

@@ -1,0 +1,33 @@
+/* clustereval.h: the cluster fit's evaluations of the model at every point, for one set of
+ * parameters or several at once (the Jacobian's columns), shared out to child processes.
+ * The points go to the processes (forked.h) in pieces of about equal time; each point's last
+ * evaluation is kept, so that a set of parameters that differs from it only in figures the
+ * point does not read (another protocol's, where NCCL runs the point with one) takes its
+ * time from there instead of replaying it. */
+#ifndef FIT_CLUSTEREVAL_H
+#define FIT_CLUSTEREVAL_H
+
+#include "clusterfit.h"
+
+/* f's parameter FIT_P_i. */
+double *fit_cfit_param(fit_cfit *f, int i);
+
+/* Every point's last evaluation at f's parameters (fit_ceval), for the sets after it. */
+typedef struct fit_ckept fit_ckept;
+/* NULL when out of memory: nothing is kept then, every point is evaluated. */
+fit_ckept *fit_ckept_new(const fit_crun *runs, int nruns);
+void fit_ckept_free(fit_ckept *k);
+
+/* The model at every point of runs[0..nruns) (only the used ones with used_only), with f's
+ * parameters as they are: the points' model_s, proto and algo; kept in k unless NULL.
+ * Returns 0 or an SA_E* code. */
+int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *k);
+
+/* The model at every used point (in run order) for each of nsets parameter sets (pv[s][i]:
+ * FIT_P_i; f's other settings): model_s[s * used + u]. A point whose evaluation kept in k
+ * (NULL: none) read the same figures takes it; the time is the same bit for bit. Of the
+ * points, only how long they took changes (eval_s). Returns 0 or an SA_E* code. */
+int fit_ceval_sets(const fit_cfit *f, fit_crun *runs, int nruns, int nsets, const double (*pv)[FIT_NPARAM],
+                   const fit_ckept *k, double *model_s);
+
+#endif
