@@ -36,23 +36,28 @@ typedef struct {
   long issued, completed;
   double wire[NCCL_STEPS]; /* packed slices, by number mod slots */
   int phase;               /* 0: none on its way, 1: in its latency, 2: taking bandwidth */
-  double bytes, left, rate, since;
-  double due;         /* when it will be delivered at its rate now */
-  unsigned long seq;  /* when that was decided, for ties */
-  int hpos;           /* its place in the deliveries' heap, -1: not there */
+  double bytes;            /* of the slice on its way */
   int pos[COST_MAX_USES]; /* its place in each of its links' lists */
   /* the receiver's side */
   long arrived;
   double vis[NCCL_STEPS];
-  unsigned long mark; /* visited in the current sharing */
 } conn;
+
+/* A message taking bandwidth, apart from its connection (whose slices make it large): every
+ * sharing and every move in the deliveries' heap reads these. */
+typedef struct {
+  double left, rate, since; /* bytes left, at the rate it has had since then */
+  double due;               /* when it will be delivered at its rate now */
+  unsigned long seq;        /* when that was decided, for ties */
+  int hpos;                 /* its place in the deliveries' heap, -1: not there */
+} flow;
 
 /* A message's part in a sharing, apart from its connection (whose slices make it large):
  * where its links are in the des's use arrays, how many, its penalty, its bound, the level
- * at which its bound holds it (bound x penalty), its place in the current sharing. A
- * sharing reads these for every message it touches. */
+ * at which its bound holds it (bound x penalty). A sharing reads these for every message it
+ * touches. */
 typedef struct {
-  int at, n, cidx;
+  int at, n;
   double penalty, bound, reach;
 } share_of;
 
@@ -77,7 +82,6 @@ typedef struct {
  * key once: cost_route_use_of merges repeats), its place in the des's use arrays. */
 typedef struct {
   int *id, *use, n, cap;
-  unsigned long mark;
 } key_list;
 
 typedef struct {
@@ -90,7 +94,7 @@ typedef struct {
   double now;
   event *heap;
   int nheap, capheap;
-  int *due, ndue; /* the messages taking bandwidth, by delivery: a heap indexed by conn->hpos */
+  int *due, ndue; /* the messages taking bandwidth, by delivery: a heap indexed by flow hpos */
   unsigned char *dirty; /* [key]: to be shared anew */
   int *unfixed;         /* [key]: messages on it whose rate a sharing has not fixed yet */
   int *ndirty_keys, ndirty;
@@ -100,9 +104,14 @@ typedef struct {
   /* scratch for a sharing */
   int *comp, *queue, *open;
   unsigned char *fixed;
-  double *rate, *load, *denom, *cap, *share, *reach;
+  double *rate, *load, *denom, *share, *reach;
   double *key_bw; /* [key]: its link's rate */
   share_of *sh;   /* [connection] */
+  flow *fl;       /* [connection] */
+  int *cidx;      /* [connection]: its place in the current sharing */
+  unsigned long *cmark; /* [connection]: the sharing that visited it last */
+  unsigned long *kmark; /* [key]: the same */
+  int *okey;      /* a sharing's links with messages not yet fixed, in their order */
   int *ukey;      /* [use]: the link key of each connection's uses, connection after connection */
   double *ucoef, *uw; /* [use]: its coefficient, and that over the penalty (its weight in a sharing) */
 } des;
@@ -155,7 +164,7 @@ static event pop(des *d)
  * (rather than a new event each time: every change of sharing moves many). */
 static int due_before(const des *d, int a, int b)
 {
-  const conn *x = &d->cn[a], *y = &d->cn[b];
+  const flow *x = &d->fl[a], *y = &d->fl[b];
   return x->due < y->due || (x->due == y->due && x->seq < y->seq);
 }
 
@@ -164,8 +173,8 @@ static void due_swap(des *d, int i, int j)
   int t = d->due[i];
   d->due[i] = d->due[j];
   d->due[j] = t;
-  d->cn[d->due[i]].hpos = i;
-  d->cn[d->due[j]].hpos = j;
+  d->fl[d->due[i]].hpos = i;
+  d->fl[d->due[j]].hpos = j;
 }
 
 static void due_fix(des *d, int i)
@@ -189,7 +198,7 @@ static void due_fix(des *d, int i)
 
 static void due_set(des *d, int id, double t)
 {
-  conn *x = &d->cn[id];
+  flow *x = &d->fl[id];
   x->due = t;
   x->seq = d->seq++;
   if (x->hpos < 0) {
@@ -201,14 +210,14 @@ static void due_set(des *d, int id, double t)
 
 static void due_remove(des *d, int id)
 {
-  int i = d->cn[id].hpos;
+  int i = d->fl[id].hpos;
   if (i < 0)
     return;
-  d->cn[id].hpos = -1;
+  d->fl[id].hpos = -1;
   if (i == --d->ndue)
     return;
   d->due[i] = d->due[d->ndue];
-  d->cn[d->due[i]].hpos = i;
+  d->fl[d->due[i]].hpos = i;
   due_fix(d, i);
 }
 
@@ -265,82 +274,90 @@ static void touch(des *d, const cost_route_use *u)
  * bound saturates; fix the messages held there and go on with the rest. The links' lists
  * give each link's messages, so a round costs the links and the messages it fixes. Each
  * link's level is computed once a round and each message's own (its bound times its
- * penalty) once, and the messages still open are kept in a list in their order: the same
- * arithmetic in the same order, so the same rates bit for bit, at a fraction of the cost
- * (sharing is most of a replay's time). */
+ * penalty) once, and the links and messages still open are kept in lists in their order,
+ * with the lowest of the messages' own levels: the same arithmetic in the same order, so the
+ * same rates bit for bit, at a fraction of the cost (sharing is most of a replay's time). */
 static double lower(double a, double b) { return b < a ? b : a; } /* fmin without NaNs, inlined */
 
 static void fill(des *d, int n, int nkeys)
 {
-  int left = n, nopen = n;
+  int left = n, nopen = n, nk = 0;
+  double reach = INFINITY; /* the lowest of the open messages' own levels */
   for (int i = 0; i < n; i++) {
-    share_of *m = &d->sh[d->comp[i]];
-    m->cidx = i;
+    d->cidx[d->comp[i]] = i;
     d->fixed[i] = 0;
-    d->reach[i] = m->reach;
     d->open[i] = i;
+    d->reach[i] = d->sh[d->comp[i]].reach;
+    reach = lower(reach, d->reach[i]);
   }
-  for (int q = 0; q < nkeys; q++) {
+  for (int q = 0; q < nkeys; q++) { /* the links with messages on them, in their order */
     int key = d->queue[q];
     const key_list *l = &d->keys[key];
     d->load[key] = d->denom[key] = 0;
     d->unfixed[key] = l->n;
     for (int i = 0; i < l->n; i++)
       d->denom[key] += d->uw[l->use[i]];
+    if (l->n > 0)
+      d->okey[nk++] = key;
   }
   while (left > 0) {
     double level = INFINITY;
-    for (int q = 0; q < nkeys; q++) {
-      int key = d->queue[q];
-      if (d->unfixed[key] > 0) {
-        double room = d->key_bw[key] - d->load[key];
-        d->share[q] = (room > 0 ? room : 0) / d->denom[key];
-        level = lower(level, d->share[q]);
-      }
+    int k = 0;
+    for (int q = 0; q < nk; q++) { /* the links' levels, those whose messages are all fixed left out */
+      int key = d->okey[q];
+      if (d->unfixed[key] == 0)
+        continue;
+      double room = d->key_bw[key] - d->load[key];
+      d->okey[k] = key;
+      d->share[k] = (room > 0 ? room : 0) / d->denom[key];
+      level = lower(level, d->share[k++]);
     }
-    for (int j = 0; j < nopen; j++)
-      level = lower(level, d->reach[d->open[j]]);
+    nk = k;
+    level = lower(level, reach);
     double at = level * (1 + 1e-9);
     int held = 0;
-    for (int q = 0; q < nkeys; q++) { /* the messages of the links saturated at this level */
-      int key = d->queue[q];
-      if (d->unfixed[key] == 0 || d->share[q] > at)
+    for (int q = 0; q < nk; q++) { /* the messages of the links saturated at this level */
+      if (d->share[q] > at)
         continue;
-      const key_list *l = &d->keys[key];
+      const key_list *l = &d->keys[d->okey[q]];
       for (int i = 0; i < l->n; i++) {
-        int c = d->sh[l->id[i]].cidx;
+        int c = d->cidx[l->id[i]];
         if (!d->fixed[c]) {
           d->fixed[c] = 2;
           d->comp[n + held++] = c;
         }
       }
     }
-    for (int j = 0; j < nopen; j++) { /* and those at their own bound */
+    k = 0;
+    reach = INFINITY;
+    for (int j = 0; j < nopen; j++) { /* and those at their own bound; the others stay open */
       int i = d->open[j];
-      if (!d->fixed[i] && d->reach[i] <= at) {
+      if (d->fixed[i])
+        continue;
+      if (d->reach[j] <= at) {
         d->fixed[i] = 2;
         d->comp[n + held++] = i;
+      } else {
+        reach = lower(reach, d->reach[j]);
+        d->reach[k] = d->reach[j];
+        d->open[k++] = i;
       }
     }
+    nopen = k;
     for (int h = 0; h < held; h++) { /* their load on their links, once all are known */
       int i = d->comp[n + h];
       const share_of *m = &d->sh[d->comp[i]];
       d->rate[i] = lower(level / m->penalty, m->bound);
       d->fixed[i] = 1;
       left--;
-      for (int k = m->at; k < m->at + m->n; k++) {
-        d->load[d->ukey[k]] += d->ucoef[k] * d->rate[i];
-        d->denom[d->ukey[k]] -= d->uw[k];
-        d->unfixed[d->ukey[k]]--;
+      for (int u = m->at; u < m->at + m->n; u++) {
+        d->load[d->ukey[u]] += d->ucoef[u] * d->rate[i];
+        d->denom[d->ukey[u]] -= d->uw[u];
+        d->unfixed[d->ukey[u]]--;
       }
     }
     if (held == 0)
       break; /* cannot happen: something saturates at the lowest level */
-    int k = 0;
-    for (int j = 0; j < nopen; j++)
-      if (!d->fixed[d->open[j]])
-        d->open[k++] = d->open[j];
-    nopen = k;
   }
 }
 
@@ -351,29 +368,28 @@ static void reshare(des *d)
   for (int i = 0; i < d->ndirty; i++) {
     int key = d->ndirty_keys[i];
     d->dirty[key] = 0;
-    d->keys[key].mark = mark;
+    d->kmark[key] = mark;
     d->queue[head++] = key;
   }
   d->ndirty = 0;
   for (int q = 0; q < head; q++) {
     const key_list *l = &d->keys[d->queue[q]];
     for (int i = 0; i < l->n; i++) {
-      conn *x = &d->cn[l->id[i]];
-      if (x->mark == mark)
+      if (d->cmark[l->id[i]] == mark)
         continue;
-      x->mark = mark;
+      d->cmark[l->id[i]] = mark;
       d->comp[n++] = l->id[i];
       const share_of *m = &d->sh[l->id[i]];
       for (int u = m->at; u < m->at + m->n; u++)
-        if (d->keys[d->ukey[u]].mark != mark) {
-          d->keys[d->ukey[u]].mark = mark;
+        if (d->kmark[d->ukey[u]] != mark) {
+          d->kmark[d->ukey[u]] = mark;
           d->queue[head++] = d->ukey[u];
         }
     }
   }
   fill(d, n, head);
   for (int i = 0; i < n; i++) {
-    conn *x = &d->cn[d->comp[i]];
+    flow *x = &d->fl[d->comp[i]];
     if (x->rate == d->rate[i])
       continue; /* its delivery stays where it was */
     x->left = fmax(x->left - x->rate * (d->now - x->since), 0);
@@ -550,14 +566,14 @@ static int on_event(des *d, const event *e)
     if (x->bytes <= 0)
       return delivered(d, e->id);
     x->phase = 2;
-    x->left = x->bytes;
-    x->since = d->now;
-    x->rate = 0;
+    d->fl[e->id].left = x->bytes;
+    d->fl[e->id].since = d->now;
+    d->fl[e->id].rate = 0;
     for (int u = 0; u < x->u.n && rc == 0; u++)
       rc = key_add(d, e->id, u, &x->pos[u]);
     if (x->u.n == 0) { /* no shared link: its bound alone */
-      x->rate = x->u.bound;
-      due_set(d, e->id, d->now + x->left / x->rate);
+      d->fl[e->id].rate = x->u.bound;
+      due_set(d, e->id, d->now + d->fl[e->id].left / d->fl[e->id].rate);
       return 0;
     }
     touch(d, &x->u);
@@ -566,7 +582,7 @@ static int on_event(des *d, const event *e)
     due_remove(d, e->id);
     for (int u = 0; u < x->u.n; u++)
       key_remove(d, x->u.key[u], x->pos[u]);
-    x->mark = 0;
+    d->cmark[e->id] = 0;
     touch(d, &x->u);
     return delivered(d, e->id);
   case EV_OP:
@@ -610,15 +626,19 @@ static int share_view(des *d)
   for (int i = 0; i < d->ncn; i++)
     nu += d->cn[i].u.n;
   d->sh = malloc(sizeof *d->sh * (size_t)(d->ncn + 1));
+  d->cidx = malloc(sizeof *d->cidx * (size_t)(d->ncn + 1));
+  d->cmark = calloc((size_t)d->ncn + 1, sizeof *d->cmark);
+  d->fl = calloc((size_t)d->ncn + 1, sizeof *d->fl);
   d->ukey = malloc(sizeof *d->ukey * (size_t)(nu + 1));
   d->ucoef = malloc(sizeof *d->ucoef * (size_t)(nu + 1));
   d->uw = malloc(sizeof *d->uw * (size_t)(nu + 1));
-  if (!d->sh || !d->ukey || !d->ucoef || !d->uw)
+  if (!d->sh || !d->cidx || !d->cmark || !d->fl || !d->ukey || !d->ucoef || !d->uw)
     return SA_ENOMEM;
   nu = 0;
   for (int i = 0; i < d->ncn; i++) {
     const cost_route_use *u = &d->cn[i].u;
-    d->sh[i] = (share_of){nu, u->n, 0, u->penalty, u->bound, u->bound * u->penalty};
+    d->fl[i].hpos = -1;
+    d->sh[i] = (share_of){nu, u->n, u->penalty, u->bound, u->bound * u->penalty};
     for (int k = 0; k < u->n; k++, nu++) {
       d->ukey[nu] = u->key[k];
       d->ucoef[nu] = u->coef[k];
@@ -675,7 +695,6 @@ static int connect(des *d, int algo)
     int hw = rc ? NCCL_HW_NET : hop_class(d->c, t, x->from, x->to);
     x->extra = rc ? 0 : nccl_hop_s(&d->c->net->compute, hw, algo, d->proto);
     x->per_wire = hw == NCCL_HW_NVLINK ? nccl_nvlink_per_wire(arch, d->st[x->ss].nvlink_scale) : 1; /* as nccl_pipe.c */
-    x->hpos = -1;
     d->ss[x->ss].sc[x->sj] = d->ss[x->rs].rc[x->rj] = i;
   }
   d->ncn = ns;
@@ -697,10 +716,12 @@ static int setup(des *d, double start)
   d->unfixed = calloc((size_t)nkeys, sizeof *d->unfixed);
   d->ndirty_keys = calloc((size_t)nkeys, sizeof *d->ndirty_keys);
   d->share = calloc((size_t)nkeys, sizeof *d->share);
+  d->okey = calloc((size_t)nkeys, sizeof *d->okey);
+  d->kmark = calloc((size_t)nkeys, sizeof *d->kmark);
   d->key_bw = calloc((size_t)nkeys, sizeof *d->key_bw);
   d->nkeys = nkeys;
   if (!d->ss || !d->rk || !d->keys || !d->load || !d->denom || !d->queue || !d->dirty || !d->ndirty_keys || !d->unfixed ||
-      !d->share || !d->key_bw)
+      !d->share || !d->okey || !d->kmark || !d->key_bw)
     return SA_ENOMEM;
   for (int k = 0; k < d->c->net->rt.nlinks * d->c->owners; k++)
     d->key_bw[k] = d->c->net->rt.links[k / d->c->owners].bw;
@@ -752,6 +773,11 @@ static void teardown(des *d)
   free(d->reach);
   free(d->open);
   free(d->sh);
+  free(d->cidx);
+  free(d->cmark);
+  free(d->fl);
+  free(d->okey);
+  free(d->kmark);
   free(d->ukey);
   free(d->ucoef);
   free(d->uw);
@@ -789,7 +815,7 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
       reshare(&d); /* before the clock moves */
     if (d.nheap == 0 && d.ndue == 0)
       break;
-    const conn *next = d.ndue ? &d.cn[d.due[0]] : NULL;
+    const flow *next = d.ndue ? &d.fl[d.due[0]] : NULL;
     event e;
     if (next && (d.nheap == 0 || next->due < d.heap[0].t || (next->due == d.heap[0].t && next->seq < d.heap[0].seq)))
       e = (event){next->due, next->seq, EV_DONE, d.due[0], 0};
