@@ -44,9 +44,13 @@ typedef struct {
   double p[FIT_NPARAM], model_s;
 } kept_point;
 
+/* Two evaluations kept per point: the one a Jacobian is taken around (pinned), and the latest
+ * other (GSL's trial points, which it sometimes makes at the very point it stands at). */
+#define KEPT 2
 struct fit_ckept {
-  int nruns, *first; /* run r's points from first[r] */
-  kept_point *pt;
+  int *first;       /* run r's points from first[r] */
+  kept_point *pt;   /* point j's at pt[KEPT j .. KEPT j + KEPT) */
+  int latest, pinned; /* the slots written last, and pinned (-1: none) */
 };
 
 fit_ckept *fit_ckept_new(const fit_crun *runs, int nruns)
@@ -58,8 +62,8 @@ fit_ckept *fit_ckept_new(const fit_crun *runs, int nruns)
       k->first[r] = n;
       n += runs[r].n;
     }
-  if (k && k->first && (k->pt = calloc((size_t)n + 1, sizeof *k->pt))) {
-    k->nruns = nruns;
+  if (k && k->first && (k->pt = calloc((size_t)KEPT * (size_t)n + 1, sizeof *k->pt))) {
+    k->pinned = -1;
     return k;
   }
   fit_ckept_free(k);
@@ -75,17 +79,25 @@ void fit_ckept_free(fit_ckept *k)
   free(k);
 }
 
-/* Point i of run r's kept evaluation, when it stands for one at parameters p (quick alike,
- * every figure the point read the same). */
+void fit_ckept_pin(fit_ckept *k)
+{
+  if (k)
+    k->pinned = k->latest;
+}
+
+/* Point i of run r's kept evaluation that stands for one at parameters p (quick alike, every
+ * figure the point read the same), or NULL. */
 static const kept_point *kept_for(const fit_ckept *k, int r, int i, const double *p, int quick)
 {
-  const kept_point *e = k ? &k->pt[k->first[r] + i] : NULL;
-  if (!e || !e->valid || e->quick != quick)
-    return NULL;
-  for (int j = 0; j < FIT_NPARAM; j++)
-    if (p[j] != e->p[j] && reads(j, e->proto))
-      return NULL;
-  return e;
+  for (int s = 0; k && s < KEPT; s++) {
+    const kept_point *e = &k->pt[KEPT * (k->first[r] + i) + s];
+    int j = 0;
+    while (e->valid && e->quick == quick && j < FIT_NPARAM && (p[j] == e->p[j] || !reads(j, e->proto)))
+      j++;
+    if (j == FIT_NPARAM)
+      return e;
+  }
+  return NULL;
 }
 
 /* What a point's evaluation gives, as a child sends it back. */
@@ -244,29 +256,45 @@ static int count_points(const fit_crun *runs, int nruns, int used_only)
 
 int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *k)
 {
-  int n = count_points(runs, nruns, used_only);
+  int n = count_points(runs, nruns, used_only), nj = 0;
   job *jobs = malloc(sizeof *jobs * (size_t)(n + 1));
   point_out *out = malloc(sizeof *out * (size_t)(n + 1));
+  double p[FIT_NPARAM];
+  for (int i = 0; i < FIT_NPARAM; i++)
+    p[i] = *fit_cfit_param(f, i);
   int rc = jobs && out ? 0 : SA_ENOMEM;
-  n = 0;
   for (int r = 0; rc == 0 && r < nruns; r++)
-    for (int i = 0; i < runs[r].n; i++)
-      if (runs[r].pt[i].used || !used_only)
-        jobs[n++] = (job){-1, r, i, 0};
+    for (int i = 0; i < runs[r].n; i++) {
+      fit_cpoint *pt = &runs[r].pt[i];
+      const kept_point *e = pt->used || !used_only ? kept_for(k, r, i, p, f->quick) : NULL;
+      if (e) {
+        pt->model_s = e->model_s;
+        pt->proto = e->proto;
+        pt->algo = e->algo;
+      } else if (pt->used || !used_only)
+        jobs[nj++] = (job){-1, r, i, 0};
+    }
   if (rc == 0)
-    rc = run_jobs(f, runs, NULL, jobs, n, out);
-  for (int j = 0; rc == 0 && j < n; j++) {
-    fit_cpoint *p = &runs[jobs[j].run].pt[jobs[j].pt];
-    p->model_s = out[j].model_s;
-    p->proto = out[j].proto;
-    p->algo = out[j].algo;
-    if (!k)
-      continue;
-    kept_point *e = &k->pt[k->first[jobs[j].run] + jobs[j].pt];
-    *e = (kept_point){1, f->quick, p->proto, p->algo, {0}, p->model_s};
-    for (int i = 0; i < FIT_NPARAM; i++)
-      e->p[i] = *fit_cfit_param(f, i);
+    rc = run_jobs(f, runs, NULL, jobs, nj, out);
+  for (int j = 0; rc == 0 && j < nj; j++) {
+    fit_cpoint *pt = &runs[jobs[j].run].pt[jobs[j].pt];
+    pt->model_s = out[j].model_s;
+    pt->proto = out[j].proto;
+    pt->algo = out[j].algo;
   }
+  /* kept in the slot not pinned, the one before the latest when none is */
+  int slot = !k ? 0 : k->pinned >= 0 ? 1 - k->pinned : 1 - k->latest;
+  for (int r = 0; rc == 0 && k && r < nruns; r++)
+    for (int i = 0; i < runs[r].n; i++) {
+      const fit_cpoint *pt = &runs[r].pt[i];
+      if (!pt->used && used_only)
+        continue;
+      kept_point *e = &k->pt[KEPT * (k->first[r] + i) + slot];
+      *e = (kept_point){1, f->quick, pt->proto, pt->algo, {0}, pt->model_s};
+      memcpy(e->p, p, sizeof p);
+    }
+  if (rc == 0 && k)
+    k->latest = slot;
   free(jobs);
   free(out);
   return rc;

@@ -12,15 +12,20 @@
 /* f's parameter FIT_P_i. */
 double *fit_cfit_param(fit_cfit *f, int i);
 
-/* Every point's last evaluation at f's parameters (fit_ceval), for the sets after it. */
+/* Every point's last evaluations at f's parameters (fit_ceval), for the evaluations after
+ * them: the one pinned (the Jacobian's base) and the latest other. */
 typedef struct fit_ckept fit_ckept;
 /* NULL when out of memory: nothing is kept then, every point is evaluated. */
 fit_ckept *fit_ckept_new(const fit_crun *runs, int nruns);
 void fit_ckept_free(fit_ckept *k);
+/* The latest evaluation kept until the next pin (the Jacobian's base, where GSL's next trial
+ * points start from). */
+void fit_ckept_pin(fit_ckept *k);
 
 /* The model at every point of runs[0..nruns) (only the used ones with used_only), with f's
- * parameters as they are: the points' model_s, proto and algo; kept in k unless NULL.
- * Returns 0 or an SA_E* code. */
+ * parameters as they are: the points' model_s, proto and algo; taken from k where an
+ * evaluation kept there read the same figures (the same bit for bit), and kept in k, unless
+ * k is NULL. Returns 0 or an SA_E* code. */
 int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *k);
 
 /* The model at every used point (in run order) for each of nsets parameter sets (pv[s][i]:

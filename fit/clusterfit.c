@@ -184,6 +184,7 @@ static int jacobian(const gsl_vector *x, void *data, gsl_matrix *J)
   if (!f0)
     return GSL_ENOMEM;
   gsl_vector_memcpy(f0, pb->last_f);
+  fit_ckept_pin(pb->kept); /* the evaluation at x */
   int rc = fit_fdjac(columns, pb, x, f0, FD_STEP, J);
   gsl_vector_free(f0);
   return rc;
