@@ -69,6 +69,11 @@ typedef struct {
   long op_k;
   nccl_op op;
   double op_s;
+  /* what the readiness of operation k came out at (ready_k: for which k, -1: to be looked at
+   * again): blocked, or ready at ready_t; only a delivery to or from the stream changes it */
+  long ready_k;
+  int blocked;
+  double ready_t;
 } stream_state;
 
 typedef struct {
@@ -428,6 +433,7 @@ static int rank_step(des *d, int r);
 static int delivered(des *d, int id)
 {
   conn *x = &d->cn[id];
+  d->ss[x->ss].ready_k = d->ss[x->rs].ready_k = -1; /* their streams look again */
   x->phase = 0;
   x->vis[x->arrived++ % d->slots] = d->now + x->extra;
   x->completed++;
@@ -441,20 +447,26 @@ static int delivered(des *d, int id)
 
 enum { BLOCKED, LATER, READY };
 
-static int readiness(const des *d, int s, const nccl_op *op, double *t)
+static int readiness(des *d, int s, const nccl_op *op, double *t)
 {
-  const stream_state *x = &d->ss[s];
-  *t = -INFINITY;
-  for (int j = 0; (op->flags & NCCL_OP_RECV) && j < d->st[s].nrecv; j++) {
-    const conn *c = &d->cn[x->rc[j]];
-    if (c->arrived <= x->rdone)
-      return BLOCKED;
-    *t = fmax(*t, c->vis[x->rdone % d->slots]);
+  stream_state *x = &d->ss[s];
+  if (x->ready_k != x->k) {
+    x->ready_k = x->k;
+    x->blocked = 0;
+    x->ready_t = -INFINITY;
+    for (int j = 0; (op->flags & NCCL_OP_RECV) && j < d->st[s].nrecv && !x->blocked; j++) {
+      const conn *c = &d->cn[x->rc[j]];
+      if (c->arrived <= x->rdone)
+        x->blocked = 1;
+      else
+        x->ready_t = fmax(x->ready_t, c->vis[x->rdone % d->slots]);
+    }
+    for (int j = 0; (op->flags & NCCL_OP_SEND) && j < d->st[s].nsend && !x->blocked; j++)
+      if (x->sdone - d->cn[x->sc[j]].completed >= d->slots)
+        x->blocked = 1; /* the slot still holds a slice not yet delivered */
   }
-  for (int j = 0; (op->flags & NCCL_OP_SEND) && j < d->st[s].nsend; j++)
-    if (x->sdone - d->cn[x->sc[j]].completed >= d->slots)
-      return BLOCKED; /* the slot still holds a slice not yet delivered */
-  return *t <= d->now ? READY : LATER;
+  *t = x->ready_t;
+  return x->blocked ? BLOCKED : *t <= d->now ? READY : LATER;
 }
 
 /* The GPU time of an operation (nccl/nccl_sched.h). */
@@ -737,7 +749,7 @@ static int setup(des *d, double start)
     else if (rk->first + rk->n != s)
       return SA_EINVAL;
     rk->n++;
-    d->ss[s].op_k = -1;
+    d->ss[s].op_k = d->ss[s].ready_k = -1;
     for (long k = 0; k < d->st[s].nops; k++) {
       nccl_op op;
       d->st[s].op(d->st[s].ctx, k, &op);
