@@ -201,10 +201,32 @@ static int eval_piece(void *arg, int k, void *buf)
   return rc;
 }
 
+/* How long point p took last with the replay at quick, 0 when it has not had it lately. */
+static double took(const fit_cpoint *p, int quick)
+{
+  for (int i = 0; i < FIT_TOOK; i++)
+    if (p->took[i].secs > 0 && p->took[i].quick == quick)
+      return p->took[i].secs;
+  return 0;
+}
+
+/* Kept as how long p took with the replay at quick, in place of the same replay's time or of
+ * the oldest. */
+static void took_now(fit_cpoint *p, int quick, double secs)
+{
+  int i = 0;
+  while (i < FIT_TOOK - 1 && !(p->took[i].secs > 0 && p->took[i].quick == quick))
+    i++;
+  for (; i > 0; i--) /* the latest first */
+    p->took[i] = p->took[i - 1];
+  p->took[0].secs = secs;
+  p->took[0].quick = quick;
+}
+
 /* The owners of the jobs: pieces of about equal time, each a stretch of the list (a run's
  * points at one set together: the large sizes of a replay share what they replay,
  * cost_nccl_steady), from how long each point took last with the same replay; dealt out in
- * turn when some point was not timed so (the sizes' times differ from one replay to
+ * turn when some point has not had it lately (the sizes' times differ from one replay to
  * another). Returns the pieces. */
 static int share_out(job *jobs, int n, const fit_crun *runs, int quick)
 {
@@ -212,13 +234,13 @@ static int share_out(job *jobs, int n, const fit_crun *runs, int quick)
   double total = 0;
   int timed = 1;
   for (int j = 0; j < n; j++) {
-    const fit_cpoint *p = &runs[jobs[j].run].pt[jobs[j].pt];
-    timed &= p->eval_s > 0 && p->eval_quick == quick;
-    total += p->eval_s;
+    double s = took(&runs[jobs[j].run].pt[jobs[j].pt], quick);
+    timed &= s > 0;
+    total += s;
   }
   double done = 0;
   for (int j = 0, k = 0; j < n; j++) {
-    double s = runs[jobs[j].run].pt[jobs[j].pt].eval_s;
+    double s = took(&runs[jobs[j].run].pt[jobs[j].pt], quick);
     while (timed && k < w - 1 && done + s / 2 > total * (k + 1) / w)
       k++;
     jobs[j].owner = timed ? k : j % w;
@@ -238,8 +260,7 @@ static int run_jobs(const fit_cfit *f, fit_crun *runs, const double (*pv)[FIT_NP
   int rc = bufs ? fit_forked_run(w, eval_piece, &wk, bufs, sizeof *bufs * (size_t)n) : SA_ENOMEM;
   for (int j = 0; rc == 0 && j < n; j++) {
     out[j] = bufs[(size_t)jobs[j].owner * (size_t)n + (size_t)j];
-    runs[jobs[j].run].pt[jobs[j].pt].eval_s = out[j].secs;
-    runs[jobs[j].run].pt[jobs[j].pt].eval_quick = f->quick;
+    took_now(&runs[jobs[j].run].pt[jobs[j].pt], f->quick, out[j].secs);
   }
   free(bufs);
   return rc;

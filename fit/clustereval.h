@@ -31,7 +31,7 @@ int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *
 /* The model at every used point (in run order) for each of nsets parameter sets (pv[s][i]:
  * FIT_P_i; f's other settings): model_s[s * used + u]. A point whose evaluation kept in k
  * (NULL: none) read the same figures takes it; the time is the same bit for bit. Of the
- * points, only how long they took changes (eval_s). Returns 0 or an SA_E* code. */
+ * points, only how long they took changes (took). Returns 0 or an SA_E* code. */
 int fit_ceval_sets(const fit_cfit *f, fit_crun *runs, int nruns, int nsets, const double (*pv)[FIT_NPARAM],
                    const fit_ckept *k, double *model_s);
 
