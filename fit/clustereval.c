@@ -23,20 +23,22 @@ double *fit_cfit_param(fit_cfit *f, int i)
   return p[i];
 }
 
+int fit_cparam_proto(int i)
+{
+  return i == FIT_P_LL                                 ? COST_NCCL_LL
+         : i == FIT_P_LL128 || i == FIT_P_LL128_LAT   ? COST_NCCL_LL128
+         : i == FIT_P_SIMPLE || i == FIT_P_SIMPLE_LAT ? COST_NCCL_SIMPLE
+                                                      : -1;
+}
+
 /* Whether a point NCCL runs with protocol proto (-1: not one of NCCL's algorithms) reads
- * parameter i: the rate a GPU writes a protocol's lines at and that protocol's latency per
- * hop are read by its own slices only (nccl_op_time, nccl_hop_s: nccl/), which NCCL's
- * choice of protocol does not look at (cost_nccl.c); every point reads the rest. */
+ * parameter i: a protocol's figures are read by its own slices only (nccl_op_time,
+ * nccl_hop_s: nccl/), which NCCL's choice of protocol does not look at (cost_nccl.c); every
+ * point reads the rest. */
 static int reads(int i, int proto)
 {
-  switch (i) {
-  case FIT_P_LL: return proto < 0 || proto == COST_NCCL_LL;
-  case FIT_P_LL128:
-  case FIT_P_LL128_LAT: return proto < 0 || proto == COST_NCCL_LL128;
-  case FIT_P_SIMPLE:
-  case FIT_P_SIMPLE_LAT: return proto < 0 || proto == COST_NCCL_SIMPLE;
-  default: return 1;
-  }
+  int own = fit_cparam_proto(i);
+  return own < 0 || proto < 0 || proto == own;
 }
 
 typedef struct {

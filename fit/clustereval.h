@@ -12,6 +12,10 @@
 /* f's parameter FIT_P_i. */
 double *fit_cfit_param(fit_cfit *f, int i);
 
+/* The protocol (COST_NCCL_*) whose slices alone read parameter FIT_P_i (the rate a GPU writes
+ * its lines at, its latency per hop), or -1 for a parameter every point reads. */
+int fit_cparam_proto(int i);
+
 /* Every point's last evaluations at f's parameters (fit_ceval), for the evaluations after
  * them: the one pinned (the Jacobian's base) and the latest other. */
 typedef struct fit_ckept fit_ckept;

@@ -291,10 +291,7 @@ static int proto_unused(int i, const fit_crun *runs, int nruns)
 {
   if (i == FIT_P_NVLS)
     return !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS, 1) && !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS_TREE, 1);
-  int proto = i == FIT_P_LL                              ? COST_NCCL_LL
-              : i == FIT_P_LL128 || i == FIT_P_LL128_LAT ? COST_NCCL_LL128
-              : i == FIT_P_SIMPLE || i == FIT_P_SIMPLE_LAT ? COST_NCCL_SIMPLE
-                                                           : -1;
+  int proto = fit_cparam_proto(i);
   for (int r = 0; proto >= 0 && r < nruns; r++)
     for (int k = 0; k < runs[r].n; k++)
       if (runs[r].pt[k].used && runs[r].pt[k].proto == proto)
