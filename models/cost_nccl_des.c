@@ -349,13 +349,14 @@ static void fill(des *d, int n, int nkeys)
       }
     }
     nopen = k;
+    int last = held == left; /* then the links' loads are read no more */
     for (int h = 0; h < held; h++) { /* their load on their links, once all are known */
       int i = d->comp[n + h];
       const share_of *m = &d->sh[d->comp[i]];
       d->rate[i] = lower(level / m->penalty, m->bound);
       d->fixed[i] = 1;
       left--;
-      for (int u = m->at; u < m->at + m->n; u++) {
+      for (int u = m->at; !last && u < m->at + m->n; u++) {
         d->load[d->ukey[u]] += d->ucoef[u] * d->rate[i];
         d->denom[d->ukey[u]] -= d->uw[u];
         d->unfixed[d->ukey[u]]--;
