@@ -165,6 +165,15 @@ static double now_s(void)
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* What NCCL runs a size with (-1, -1: not one of NCCL's algorithms). */
+static void plan_of(cost_ctx *c, const char *algo, uint64_t bytes, int *proto, int *nccl_algo)
+{
+  cost_nccl_choice ch;
+  int planned = cost_nccl_plan(c, algo, bytes, &ch) == 0;
+  *proto = planned ? ch.proto : -1;
+  *nccl_algo = planned ? ch.algo : -1;
+}
+
 /* Piece k's jobs into buf (a point_out per job; the others' left alone), one model context
  * per run and parameter set, its jobs coming together. */
 static int eval_piece(void *arg, int k, void *buf)
@@ -190,11 +199,8 @@ static int eval_piece(void *arg, int k, void *buf)
         break;
     }
     uint64_t bytes = (uint64_t)w->runs[run].pt[jb->pt].bytes;
-    cost_nccl_choice ch;
     cost_result res;
-    int planned = cost_nccl_plan(m.c, w->f->algo, bytes, &ch) == 0;
-    o[j].proto = planned ? ch.proto : -1;
-    o[j].algo = planned ? ch.algo : -1;
+    plan_of(m.c, w->f->algo, bytes, &o[j].proto, &o[j].algo);
     rc = cost_predict(m.c, w->f->algo, bytes, &res);
     o[j].model_s = res.time_s;
     o[j].secs = now_s() - t0;
@@ -275,6 +281,19 @@ static int count_points(const fit_crun *runs, int nruns, int used_only)
     for (int i = 0; i < runs[r].n; i++)
       n += runs[r].pt[i].used || !used_only;
   return n;
+}
+
+int fit_cplan(const fit_cfit *f, fit_crun *runs, int nruns)
+{
+  int rc = 0;
+  for (int r = 0; r < nruns && rc == 0; r++) {
+    model_at m;
+    rc = model_of(f, &runs[r], &m);
+    for (int i = 0; rc == 0 && i < runs[r].n; i++)
+      plan_of(m.c, f->algo, (uint64_t)runs[r].pt[i].bytes, &runs[r].pt[i].proto, &runs[r].pt[i].algo);
+    model_drop(&m);
+  }
+  return rc;
 }
 
 int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *k)

@@ -26,6 +26,10 @@ void fit_ckept_free(fit_ckept *k);
  * points start from). */
 void fit_ckept_pin(fit_ckept *k);
 
+/* What NCCL runs every point of runs[0..nruns) with at f's parameters (the points' proto and
+ * algo; -1 for other algorithms), without the model's times. Returns 0 or an SA_E* code. */
+int fit_cplan(const fit_cfit *f, fit_crun *runs, int nruns);
+
 /* The model at every point of runs[0..nruns) (only the used ones with used_only), with f's
  * parameters as they are: the points' model_s, proto and algo; taken from k where an
  * evaluation kept there read the same figures (the same bit for bit), and kept in k, unless

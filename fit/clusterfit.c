@@ -305,7 +305,8 @@ static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
   size_t n = 0;
   if (f->quick)
     f->quick = QUICK_FIRST;
-  int rc = fit_cfit_eval(f, runs, nruns); /* the protocols at each point */
+  /* the protocol at each point: which figures the times read (the times are the descent's) */
+  int rc = fit_cplan(f, runs, nruns);
   if (rc)
     return rc;
   for (int i = 0; i < FIT_NPARAM; i++) {
