@@ -90,7 +90,7 @@ static int gather(const md_data *d, int r, const fit_cluster_opts *o, fit_crun *
     if (p->bytes <= 0 || p->count <= 0 || p->time_s <= 0 || (p->inplace >= 0 && p->inplace != o->inplace))
       continue;
     out->elem = (int)(p->bytes / p->count);
-    out->pt[out->n++] = (fit_cpoint){p->bytes, p->time_s, p->bytes >= o->min_bytes, 0, 0, -1, -1};
+    out->pt[out->n++] = (fit_cpoint){p->bytes, p->time_s, p->bytes >= o->min_bytes, 0, 0, -1, -1, {{0, 0}}};
   }
   qsort(out->pt, (size_t)out->n, sizeof *out->pt, by_bytes);
   for (int i = 0, k = 0; i < out->n && o->holdout; i++)

@@ -11,12 +11,9 @@
 #include <string.h>
 
 #include "common/sa_error.h"
-#include "models/cost.h"
 #include "models/cost_nccl.h"
+#include "clustereval.h"
 #include "fdjac.h"
-#include "forked.h"
-#include "smpi_fit.h"
-#include "topo/routes.h"
 
 /* The ramp's pieces: one per power of two from 32 B to 1 GiB (27, within COST_MAX_PIECES):
  * below 32 B a message is latency alone, and SimGrid 3.32 reads a threshold as an int (one of
@@ -43,105 +40,7 @@ void fit_cfit_factor(double half, double steep, double latx, cost_piecewise *bw,
   lat->n = bw->n;
 }
 
-static double *param(fit_cfit *f, int i)
-{
-  double *p[FIT_NPARAM] = {&f->topo.gpu_bw,       &f->topo.gpu_lat,   &f->topo.nic_bw,      &f->topo.nic_lat,
-                           &f->half,              &f->steep,          &f->latx,             &f->compute.launch_lat,
-                           &f->compute.ll_bw,     &f->compute.ll128_bw, &f->compute.simple_bw, &f->compute.ll128_lat, &f->compute.simple_lat,
-                           &f->compute.nvls_bw};
-  return p[i];
-}
-
-/* What a point's evaluation gives, as a child sends it back. */
-typedef struct {
-  double model_s;
-  int proto, algo;
-} point_out;
-
-typedef struct {
-  fit_cfit *f;
-  fit_crun *r;
-  cost_ctx *c;
-  int step; /* piece k takes the points k, k + step, ... */
-} points_job;
-
-/* Piece k's points into buf (a point_out per point of the run; the others left alone). */
-static int eval_points(void *arg, int k, void *buf)
-{
-  points_job *j = arg;
-  point_out *o = buf;
-  for (int i = k; i < j->r->n; i += j->step) {
-    cost_result res;
-    cost_nccl_choice ch;
-    int planned = cost_nccl_plan(j->c, j->f->algo, (uint64_t)j->r->pt[i].bytes, &ch) == 0;
-    o[i].proto = planned ? ch.proto : -1;
-    o[i].algo = planned ? ch.algo : -1;
-    int rc = cost_predict(j->c, j->f->algo, (uint64_t)j->r->pt[i].bytes, &res);
-    if (rc)
-      return rc;
-    o[i].model_s = res.time_s;
-  }
-  return 0;
-}
-
-/* Every point of r on c, dealt out in turn to as many processes as there are processors
- * (forked.h): each point's time is the same wherever it is computed. */
-static int eval_all_points(fit_cfit *f, fit_crun *r, cost_ctx *c)
-{
-  if (r->n < 1)
-    return 0;
-  int w = fit_forked_workers() < r->n ? fit_forked_workers() : r->n;
-  points_job job = {f, r, c, w};
-  point_out *out = calloc((size_t)w * (size_t)r->n, sizeof *out);
-  int rc = out ? fit_forked_run(w, eval_points, &job, out, sizeof *out * (size_t)r->n) : SA_ENOMEM;
-  for (int i = 0; rc == 0 && i < r->n; i++) {
-    const point_out *o = &out[(size_t)(i % w) * r->n + i];
-    r->pt[i].model_s = o->model_s;
-    r->pt[i].proto = o->proto;
-    r->pt[i].algo = o->algo;
-  }
-  free(out);
-  return rc;
-}
-
-static int eval_run(fit_cfit *f, fit_crun *r)
-{
-  topo_cluster t = f->topo;
-  t.nodes = r->nodes;
-  t.gpus = r->gpus;
-  if (t.nics > t.gpus)
-    t.nics = t.gpus;
-  topo_defaults(&t);
-  cost_net net;
-  topo_hop *hops = NULL;
-  cost_ctx *c = NULL;
-  cost_net_init(&net);
-  net.tcp_gamma = FIT_SMPI_TCP_GAMMA;
-  if (f->has_compute)
-    net.compute = f->compute;
-  int rc = topo_routes_of(&t, &net.rt, &hops);
-  if (f->half > 0) /* no ramp: the links' own rates */
-    fit_cfit_factor(f->half, f->steep, f->latx, &net.bw_factor, &net.lat_factor);
-  cost_shape sh = {.nodes = r->nodes, .rpn = r->gpus, .elem = r->elem, .segment_bytes = 1 << 20, .channels = 1,
-                   .density = 0.01, .timing = COST_TIMING_NCCL_TESTS, .nccl_proto = -1, .nccl_version = f->nccl_version,
-                   .nccl_quick = !f->quick ? 0 : r->nodes == 1 ? f->quick : t.nics};
-  if (rc == 0)
-    rc = cost_ctx_new(&net, &sh, &c);
-  if (rc == 0)
-    rc = eval_all_points(f, r, c);
-  cost_ctx_free(c);
-  cost_net_free(&net);
-  free(hops);
-  return rc;
-}
-
-int fit_cfit_eval(fit_cfit *f, fit_crun *runs, int nruns)
-{
-  int rc = 0;
-  for (int i = 0; i < nruns && rc == 0; i++)
-    rc = eval_run(f, &runs[i]);
-  return rc;
-}
+int fit_cfit_eval(fit_cfit *f, fit_crun *runs, int nruns) { return fit_ceval(f, runs, nruns, 0, NULL); }
 
 /* A link's rate or latency the runs barely depend on (the GPU links of a run across nodes,
  * whose ring waits on its NICs) would wander wherever the fit's steps take it: each one is
@@ -157,10 +56,19 @@ int fit_cfit_eval(fit_cfit *f, fit_crun *runs, int nruns)
 typedef struct {
   fit_cfit *f;
   fit_crun *runs;
-  int nruns, np, idx[FIT_NPARAM];
+  int nruns, np, idx[FIT_NPARAM], nprior;
   double start[FIT_NPARAM]; /* the descent's coordinates (coord) where the fit began */
+  /* a descent's: */
   gsl_vector *last_x, *last_f; /* the residuals' last evaluation, the Jacobian's base */
+  fit_ckept *kept;             /* each point's last evaluation (clustereval.h) */
+  double *model;               /* the used points' times, in run order */
+  const gsl_multifit_nlinear_workspace *w; /* GSL's, once it has started */
+  size_t maxiter;
 } problem;
+
+/* GSL's tolerance on a step (relative, and its square absolute): its driver stops once every
+ * coordinate moves by less */
+#define XTOL 1e-10
 
 /* The descent's coordinate of parameter i at value v (its log), and back: at most its bound,
  * where it has one (beyond, the times stop moving with it, and the descent turns back). */
@@ -170,29 +78,44 @@ static double value(const fit_cfit *f, int i, double x) { return f->hi[i] > 0 ? 
 
 int fit_cfit_at_bound(const fit_cfit *f, int i)
 {
-  return f->free[i] && f->hi[i] > 0 && *param((fit_cfit *)f, i) >= (1 - FIT_AT_BOUND) * f->hi[i];
+  return f->free[i] && f->hi[i] > 0 && *fit_cfit_param((fit_cfit *)f, i) >= (1 - FIT_AT_BOUND) * f->hi[i];
 }
 
 static int has_prior(int param) { return param <= FIT_P_NIC_LAT || param >= FIT_P_LAUNCH; }
 
-static int residuals(const gsl_vector *x, void *data, gsl_vector *out)
+/* The residuals at x from the used points' model times (in run order): each one's relative
+ * error, then the priors. */
+static void fill_residuals(const problem *pb, const double *model, const gsl_vector *x, gsl_vector *out)
 {
-  problem *pb = data;
-  for (int i = 0; i < pb->np; i++)
-    *param(pb->f, pb->idx[i]) = value(pb->f, pb->idx[i], gsl_vector_get(x, (size_t)i));
-  if (fit_cfit_eval(pb->f, pb->runs, pb->nruns) != 0)
-    return GSL_EDOM;
   size_t k = 0;
   for (int r = 0; r < pb->nruns; r++)
     for (int i = 0; i < pb->runs[r].n; i++)
       if (pb->runs[r].pt[i].used) {
         const fit_cpoint *p = &pb->runs[r].pt[i];
-        gsl_vector_set(out, k++, (p->model_s - p->measured_s) / p->measured_s);
+        gsl_vector_set(out, k, (model[k] - p->measured_s) / p->measured_s);
+        k++;
       }
   for (int i = 0; i < pb->np; i++)
     if (has_prior(pb->idx[i]))
       gsl_vector_set(out, k++, (pb->idx[i] == FIT_P_NIC_BW ? PRIOR_NIC : PRIOR) *
                                    (gsl_vector_get(x, (size_t)i) - pb->start[pb->idx[i]]));
+}
+
+static int residuals(const gsl_vector *x, void *data, gsl_vector *out)
+{
+  problem *pb = data;
+  for (int i = 0; i < pb->np; i++)
+    *fit_cfit_param(pb->f, pb->idx[i]) = value(pb->f, pb->idx[i], gsl_vector_get(x, (size_t)i));
+  /* the used points only (the others are evaluated once the descent ends), kept for the
+   * Jacobian GSL may ask for here next */
+  if (fit_ceval(pb->f, pb->runs, pb->nruns, 1, pb->kept) != 0)
+    return GSL_EDOM;
+  size_t k = 0;
+  for (int r = 0; r < pb->nruns; r++)
+    for (int i = 0; i < pb->runs[r].n; i++)
+      if (pb->runs[r].pt[i].used)
+        pb->model[k++] = pb->runs[r].pt[i].model_s;
+  fill_residuals(pb, pb->model, x, out);
   if (pb->last_x && pb->last_f) {
     gsl_vector_memcpy(pb->last_x, x);
     gsl_vector_memcpy(pb->last_f, out);
@@ -200,20 +123,69 @@ static int residuals(const gsl_vector *x, void *data, gsl_vector *out)
   return GSL_SUCCESS;
 }
 
+/* The residuals at each of the Jacobian's moved points (fdjac.h), evaluated together: a point
+ * that reads none of the figures a column moves keeps its time at x (clustereval.h). */
+static int columns(const gsl_vector *const *xs, int p, void *data, double *out)
+{
+  problem *pb = data;
+  size_t n = pb->last_f->size;
+  int used = (int)(n - (size_t)pb->nprior);
+  double(*pv)[FIT_NPARAM] = malloc(sizeof *pv * (size_t)(p + 1));
+  double *model = malloc(sizeof *model * ((size_t)p * (size_t)used + 1));
+  int rc = pv && model ? 0 : GSL_ENOMEM;
+  for (int j = 0; rc == 0 && j < p; j++) {
+    for (int i = 0; i < FIT_NPARAM; i++)
+      pv[j][i] = *fit_cfit_param(pb->f, i);
+    for (int i = 0; i < pb->np; i++)
+      pv[j][pb->idx[i]] = value(pb->f, pb->idx[i], gsl_vector_get(xs[j], (size_t)i));
+  }
+  if (rc == 0 && fit_ceval_sets(pb->f, pb->runs, pb->nruns, p, (const double(*)[FIT_NPARAM])pv, pb->kept, model) != 0)
+    rc = GSL_EDOM;
+  for (int j = 0; rc == 0 && j < p; j++) {
+    gsl_vector_view o = gsl_vector_view_array(out + (size_t)j * n, n);
+    fill_residuals(pb, model + (size_t)j * (size_t)used, xs[j], &o.vector);
+  }
+  free(pv);
+  free(model);
+  return rc;
+}
+
 #define FD_STEP 1e-4
 
+/* Whether GSL's driver stops after the step that ends at x whatever the Jacobian there: its
+ * last iteration, or a step that passes its test on x (gsl_multifit_nlinear_test's first,
+ * |dx_i| < xtol^2 + xtol |x_i| for every i, made before any use of the Jacobian). Nothing
+ * reads that Jacobian then but the gradient test of a last iteration, which moves GSL's
+ * status between converged and out of iterations (the fit keeps its end either way), so it
+ * is not computed: a full evaluation per parameter saved. */
+static int last_step(const problem *pb, const gsl_vector *x)
+{
+  const gsl_multifit_nlinear_workspace *w = pb->w;
+  if (!w) /* GSL's start, before any step */
+    return 0;
+  if (w->niter + 1 >= pb->maxiter)
+    return 1;
+  for (size_t i = 0; i < x->size; i++)
+    if (!(fabs(gsl_vector_get(w->dx, i)) < XTOL * XTOL + XTOL * fabs(gsl_vector_get(x, i))))
+      return 0;
+  return 1;
+}
+
 /* The Jacobian at x from the residuals there (GSL evaluates them just before: kept, else
- * computed again), its columns side by side (fdjac.c). */
+ * computed again) and at its moved points (fdjac.c). */
 static int jacobian(const gsl_vector *x, void *data, gsl_matrix *J)
 {
   problem *pb = data;
+  if (last_step(pb, x))
+    return GSL_SUCCESS;
   if (!gsl_vector_equal(x, pb->last_x) && residuals(x, pb, pb->last_f) != GSL_SUCCESS)
     return GSL_EDOM;
   gsl_vector *f0 = gsl_vector_alloc(pb->last_f->size);
   if (!f0)
     return GSL_ENOMEM;
   gsl_vector_memcpy(f0, pb->last_f);
-  int rc = fit_fdjac(residuals, pb, x, f0, FD_STEP, J);
+  fit_ckept_pin(pb->kept); /* the evaluation at x */
+  int rc = fit_fdjac(columns, pb, x, f0, FD_STEP, J);
   gsl_vector_free(f0);
   return rc;
 }
@@ -232,15 +204,20 @@ static double descend(problem *pb, size_t n, size_t maxiter)
   gsl_vector *x = gsl_vector_alloc((size_t)pb->np);
   pb->last_x = gsl_vector_alloc((size_t)pb->np);
   pb->last_f = gsl_vector_alloc(n);
+  pb->kept = fit_ckept_new(pb->runs, pb->nruns); /* none: every point evaluated every time */
+  pb->model = malloc(sizeof *pb->model * (n + 1));
+  pb->w = NULL;
+  pb->maxiter = maxiter;
   double cost = HUGE_VAL;
-  if (w && x && pb->last_x && pb->last_f) {
+  if (w && x && pb->last_x && pb->last_f && pb->model) {
     for (int i = 0; i < pb->np; i++)
-      gsl_vector_set(x, (size_t)i, coord(pb->f, pb->idx[i], *param(pb->f, pb->idx[i])));
+      gsl_vector_set(x, (size_t)i, coord(pb->f, pb->idx[i], *fit_cfit_param(pb->f, pb->idx[i])));
     int info;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     int st = gsl_multifit_nlinear_init(x, &fdf, w);
+    pb->w = w;
     if (st == GSL_SUCCESS)
-      st = gsl_multifit_nlinear_driver(maxiter, 1e-10, 1e-10, 1e-12, NULL, NULL, &info, w);
+      st = gsl_multifit_nlinear_driver(maxiter, XTOL, XTOL, 1e-12, NULL, NULL, &info, w);
     gsl_set_error_handler(old);
     pb->f->status = st;
     pb->f->iterations = (int)gsl_multifit_nlinear_niter(w);
@@ -250,13 +227,18 @@ static double descend(problem *pb, size_t n, size_t maxiter)
       for (size_t i = 0; i < n; i++)
         cost += gsl_vector_get(res, i) * gsl_vector_get(res, i);
       for (int i = 0; i < pb->np; i++)
-        *param(pb->f, pb->idx[i]) = value(pb->f, pb->idx[i], gsl_vector_get(best, (size_t)i));
+        *fit_cfit_param(pb->f, pb->idx[i]) = value(pb->f, pb->idx[i], gsl_vector_get(best, (size_t)i));
     }
   }
   gsl_vector_free(x);
   gsl_vector_free(pb->last_x);
   gsl_vector_free(pb->last_f);
   pb->last_x = pb->last_f = NULL;
+  fit_ckept_free(pb->kept);
+  free(pb->model);
+  pb->kept = NULL;
+  pb->model = NULL;
+  pb->w = NULL;
   if (w)
     gsl_multifit_nlinear_free(w);
   return cost;
@@ -309,10 +291,7 @@ static int proto_unused(int i, const fit_crun *runs, int nruns)
 {
   if (i == FIT_P_NVLS)
     return !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS, 1) && !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS_TREE, 1);
-  int proto = i == FIT_P_LL                              ? COST_NCCL_LL
-              : i == FIT_P_LL128 || i == FIT_P_LL128_LAT ? COST_NCCL_LL128
-              : i == FIT_P_SIMPLE || i == FIT_P_SIMPLE_LAT ? COST_NCCL_SIMPLE
-                                                           : -1;
+  int proto = fit_cparam_proto(i);
   for (int r = 0; proto >= 0 && r < nruns; r++)
     for (int k = 0; k < runs[r].n; k++)
       if (runs[r].pt[k].used && runs[r].pt[k].proto == proto)
@@ -322,18 +301,19 @@ static int proto_unused(int i, const fit_crun *runs, int nruns)
 
 static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
 {
-  problem pb = {f, runs, nruns, 0, {0}, {0}, NULL, NULL};
+  problem pb = {.f = f, .runs = runs, .nruns = nruns};
   size_t n = 0;
   if (f->quick)
     f->quick = QUICK_FIRST;
-  int rc = fit_cfit_eval(f, runs, nruns); /* the protocols at each point */
+  /* the protocol at each point: which figures the times read (the times are the descent's) */
+  int rc = fit_cplan(f, runs, nruns);
   if (rc)
     return rc;
   for (int i = 0; i < FIT_NPARAM; i++) {
-    pb.start[i] = coord(f, i, *param(f, i));
+    pb.start[i] = coord(f, i, *fit_cfit_param(f, i));
     if (f->free[i] && !proto_unused(i, runs, nruns)) {
       pb.idx[pb.np++] = i;
-      n += has_prior(i);
+      pb.nprior += has_prior(i);
     }
   }
   size_t used = 0;
@@ -342,17 +322,17 @@ static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
       used += runs[r].pt[i].used != 0;
   if (used < (size_t)pb.np || pb.np == 0)
     return SA_ENODATA;
-  n += used;
+  n = used + (size_t)pb.nprior;
   /* starts: the given rates with ramps from sharp to gradual; the best end kept */
   static const double halves[] = {64e3, 1e6, 16e6}, steeps[] = {0.25, 0.5, 1.0}; /* at most 1: clustercal.c */
   double start[FIT_NPARAM], best[FIT_NPARAM], best_cost = HUGE_VAL;
   int best_iter = 0, best_status = 0;
   for (int i = 0; i < FIT_NPARAM; i++)
-    start[i] = best[i] = *param(f, i);
+    start[i] = best[i] = *fit_cfit_param(f, i);
   for (size_t a = 0; a < 3; a++)
     for (size_t b = 0; b < 3; b++) {
       for (int i = 0; i < FIT_NPARAM; i++)
-        *param(f, i) = start[i];
+        *fit_cfit_param(f, i) = start[i];
       if (f->free[FIT_P_HALF])
         f->half = halves[a];
       if (f->free[FIT_P_STEEP])
@@ -363,7 +343,7 @@ static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
         best_iter = f->iterations;
         best_status = f->status;
         for (int i = 0; i < FIT_NPARAM; i++)
-          best[i] = *param(f, i);
+          best[i] = *fit_cfit_param(f, i);
       }
       if (!f->free[FIT_P_HALF] && !f->free[FIT_P_STEEP])
         a = b = 3; /* nothing to vary between starts */
@@ -373,7 +353,7 @@ static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
   f->iterations = best_iter;
   f->status = best_status;
   for (int i = 0; i < FIT_NPARAM; i++)
-    *param(f, i) = best[i];
+    *fit_cfit_param(f, i) = best[i];
   int single = 0;
   for (int r = 0; r < nruns; r++)
     single |= runs[r].nodes == 1;
@@ -382,7 +362,7 @@ static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
     double cost = descend(&pb, n, POLISH_ITER);
     if (!(cost < HUGE_VAL))
       for (int i = 0; i < FIT_NPARAM; i++)
-        *param(f, i) = best[i];
+        *fit_cfit_param(f, i) = best[i];
     f->iterations += best_iter;
   }
   int quick = f->quick; /* the errors are the whole model's, as the simulation will run it */

@@ -26,6 +26,9 @@
 #include "nccl/nccl_proto.h"
 #include "topo/cluster.h"
 
+/* the replays (the quick one, closer ones, the whole) a point keeps its times for */
+#define FIT_TOOK 3
+
 typedef struct {
   double bytes;      /* per rank */
   double measured_s; /* the time of one allreduce */
@@ -34,6 +37,12 @@ typedef struct {
   double model_s;    /* the fitted model's time */
   int proto;         /* NCCL's algorithms: the protocol NCCL runs at that size; else -1 */
   int algo;          /* NCCL's algorithms: the algorithm it runs (NCCL_ALGO_*); else -1 */
+  /* seconds its last evaluation took with each of the replays it had lately (quick: cost.h
+   * nccl_quick; secs 0: none), to share the next ones out evenly */
+  struct {
+    double secs;
+    int quick;
+  } took[FIT_TOOK];
 } fit_cpoint;
 
 /* One measured run: its shape and points. */

@@ -1,6 +1,6 @@
-/* forked.h: the fit's independent pieces (the Jacobian's columns, the sizes of one
- * evaluation) side by side in child processes, each result sent back through a pipe, with
- * nothing shared to make safe (each child has its own copy of everything). */
+/* forked.h: the fit's independent pieces (the sizes of an evaluation, or of the Jacobian's
+ * columns, in clustereval.c) side by side in child processes, each result sent back through
+ * a pipe, with nothing shared to make safe (each child has its own copy of everything). */
 #ifndef FIT_FORKED_H
 #define FIT_FORKED_H
 

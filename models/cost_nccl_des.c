@@ -36,21 +36,44 @@ typedef struct {
   long issued, completed;
   double wire[NCCL_STEPS]; /* packed slices, by number mod slots */
   int phase;               /* 0: none on its way, 1: in its latency, 2: taking bandwidth */
-  double bytes, left, rate, since;
-  double due;         /* when it will be delivered at its rate now */
-  unsigned long seq;  /* when that was decided, for ties */
-  int hpos;           /* its place in the deliveries' heap, -1: not there */
+  double bytes;            /* of the slice on its way */
   int pos[COST_MAX_USES]; /* its place in each of its links' lists */
   /* the receiver's side */
   long arrived;
   double vis[NCCL_STEPS];
-  unsigned long mark; /* visited in the current sharing */
-  int cidx;           /* its place in that sharing */
 } conn;
+
+/* A message taking bandwidth, apart from its connection (whose slices make it large): every
+ * sharing and every move in the deliveries' heap reads these. */
+typedef struct {
+  double left, rate, since; /* bytes left, at the rate it has had since then */
+  double due;               /* when it will be delivered at its rate now */
+  unsigned long seq;        /* when that was decided, for ties */
+  int hpos;                 /* its place in the deliveries' heap, -1: not there */
+} flow;
+
+/* A message's part in a sharing, apart from its connection (whose slices make it large):
+ * where its links are in the des's use arrays, how many, its penalty, its bound, the level
+ * at which its bound holds it (bound x penalty). A sharing reads these for every message it
+ * touches. */
+typedef struct {
+  int at, n;
+  double penalty, bound, reach;
+} share_of;
 
 typedef struct {
   long k, recvs, rdone, sdone;
   int rc[NCCL_MAX_PEERS], sc[NCCL_MAX_PEERS];
+  /* operation k and its GPU time, made once (a rank looks at its next operations at every
+   * event that may ready them) */
+  long op_k;
+  nccl_op op;
+  double op_s;
+  /* what the readiness of operation k came out at (ready_k: for which k, -1: to be looked at
+   * again): blocked, or ready at ready_t; only a delivery to or from the stream changes it */
+  long ready_k;
+  int blocked;
+  double ready_t;
 } stream_state;
 
 typedef struct {
@@ -60,9 +83,10 @@ typedef struct {
   int first, n; /* its streams: st[first .. first + n) */
 } rank_state;
 
+/* The messages on a link key: each one's connection and its use of that key (a route uses a
+ * key once: cost_route_use_of merges repeats), its place in the des's use arrays. */
 typedef struct {
-  int *id, n, cap;
-  unsigned long mark;
+  int *id, *use, n, cap;
 } key_list;
 
 typedef struct {
@@ -75,7 +99,7 @@ typedef struct {
   double now;
   event *heap;
   int nheap, capheap;
-  int *due, ndue; /* the messages taking bandwidth, by delivery: a heap indexed by conn->hpos */
+  int *due, ndue; /* the messages taking bandwidth, by delivery: a heap indexed by flow hpos */
   unsigned char *dirty; /* [key]: to be shared anew */
   int *unfixed;         /* [key]: messages on it whose rate a sharing has not fixed yet */
   int *ndirty_keys, ndirty;
@@ -83,9 +107,18 @@ typedef struct {
   key_list *keys;
   int nkeys;
   /* scratch for a sharing */
-  int *comp, *queue;
+  int *comp, *queue, *open;
   unsigned char *fixed;
-  double *rate, *load, *denom;
+  double *rate, *load, *denom, *share, *reach;
+  double *key_bw; /* [key]: its link's rate */
+  share_of *sh;   /* [connection] */
+  flow *fl;       /* [connection] */
+  int *cidx;      /* [connection]: its place in the current sharing */
+  unsigned long *cmark; /* [connection]: the sharing that visited it last */
+  unsigned long *kmark; /* [key]: the same */
+  int *okey;      /* a sharing's links with messages not yet fixed, in their order */
+  int *ukey;      /* [use]: the link key of each connection's uses, connection after connection */
+  double *ucoef, *uw; /* [use]: its coefficient, and that over the penalty (its weight in a sharing) */
 } des;
 
 static int push(des *d, double t, int kind, int id, unsigned version)
@@ -136,7 +169,7 @@ static event pop(des *d)
  * (rather than a new event each time: every change of sharing moves many). */
 static int due_before(const des *d, int a, int b)
 {
-  const conn *x = &d->cn[a], *y = &d->cn[b];
+  const flow *x = &d->fl[a], *y = &d->fl[b];
   return x->due < y->due || (x->due == y->due && x->seq < y->seq);
 }
 
@@ -145,8 +178,8 @@ static void due_swap(des *d, int i, int j)
   int t = d->due[i];
   d->due[i] = d->due[j];
   d->due[j] = t;
-  d->cn[d->due[i]].hpos = i;
-  d->cn[d->due[j]].hpos = j;
+  d->fl[d->due[i]].hpos = i;
+  d->fl[d->due[j]].hpos = j;
 }
 
 static void due_fix(des *d, int i)
@@ -170,7 +203,7 @@ static void due_fix(des *d, int i)
 
 static void due_set(des *d, int id, double t)
 {
-  conn *x = &d->cn[id];
+  flow *x = &d->fl[id];
   x->due = t;
   x->seq = d->seq++;
   if (x->hpos < 0) {
@@ -182,29 +215,34 @@ static void due_set(des *d, int id, double t)
 
 static void due_remove(des *d, int id)
 {
-  int i = d->cn[id].hpos;
+  int i = d->fl[id].hpos;
   if (i < 0)
     return;
-  d->cn[id].hpos = -1;
+  d->fl[id].hpos = -1;
   if (i == --d->ndue)
     return;
   d->due[i] = d->due[d->ndue];
-  d->cn[d->due[i]].hpos = i;
+  d->fl[d->due[i]].hpos = i;
   due_fix(d, i);
 }
 
-static int key_add(des *d, int key, int id, int *pos)
+/* Connection id's use u (of its route) on its key's list, at *pos. */
+static int key_add(des *d, int id, int u, int *pos)
 {
-  key_list *l = &d->keys[key];
+  key_list *l = &d->keys[d->cn[id].u.key[u]];
   if (l->n == l->cap) {
     int cap = 2 * l->cap + 4, *g = realloc(l->id, sizeof *g * (size_t)cap);
-    if (!g)
+    if (g)
+      l->id = g;
+    int *h = g ? realloc(l->use, sizeof *h * (size_t)cap) : NULL;
+    if (!h)
       return SA_ENOMEM;
-    l->id = g;
+    l->use = h;
     l->cap = cap;
   }
   *pos = l->n;
-  l->id[l->n++] = id;
+  l->id[l->n] = id;
+  l->use[l->n++] = d->sh[id].at + u;
   return 0;
 }
 
@@ -213,6 +251,7 @@ static void key_remove(des *d, int key, int pos)
   key_list *l = &d->keys[key];
   int moved = l->id[--l->n];
   l->id[pos] = moved;
+  l->use[pos] = l->use[l->n];
   if (pos == l->n)
     return;
   conn *m = &d->cn[moved];
@@ -238,67 +277,89 @@ static void touch(des *d, const cost_route_use *u)
  * they use, the messages on them all among the n), as cost_share_rates computes them, by the
  * links: raise a common level L, message m at L / its penalty, until a link or a message's
  * bound saturates; fix the messages held there and go on with the rest. The links' lists
- * give each link's messages, so a round costs the links and the messages it fixes. */
+ * give each link's messages, so a round costs the links and the messages it fixes. Each
+ * link's level is computed once a round and each message's own (its bound times its
+ * penalty) once, and the links and messages still open are kept in lists in their order,
+ * with the lowest of the messages' own levels: the same arithmetic in the same order, so the
+ * same rates bit for bit, at a fraction of the cost (sharing is most of a replay's time). */
+static double lower(double a, double b) { return b < a ? b : a; } /* fmin without NaNs, inlined */
+
 static void fill(des *d, int n, int nkeys)
 {
-  const cost_net *net = d->c->net;
-  int left = n;
+  int left = n, nopen = n, nk = 0;
+  double reach = INFINITY; /* the lowest of the open messages' own levels */
   for (int i = 0; i < n; i++) {
-    d->cn[d->comp[i]].cidx = i;
+    d->cidx[d->comp[i]] = i;
     d->fixed[i] = 0;
+    d->open[i] = i;
+    d->reach[i] = d->sh[d->comp[i]].reach;
+    reach = lower(reach, d->reach[i]);
   }
-  for (int q = 0; q < nkeys; q++) {
+  for (int q = 0; q < nkeys; q++) { /* the links with messages on them, in their order */
     int key = d->queue[q];
     const key_list *l = &d->keys[key];
     d->load[key] = d->denom[key] = 0;
     d->unfixed[key] = l->n;
-    for (int i = 0; i < l->n; i++) {
-      const conn *x = &d->cn[l->id[i]];
-      for (int k = 0; k < x->u.n; k++)
-        if (x->u.key[k] == key)
-          d->denom[key] += x->u.coef[k] / x->u.penalty;
-    }
+    for (int i = 0; i < l->n; i++)
+      d->denom[key] += d->uw[l->use[i]];
+    if (l->n > 0)
+      d->okey[nk++] = key;
   }
   while (left > 0) {
     double level = INFINITY;
-    for (int q = 0; q < nkeys; q++) {
-      int key = d->queue[q];
-      if (d->unfixed[key] > 0)
-        level = fmin(level, fmax(net->rt.links[key / d->c->owners].bw - d->load[key], 0) / d->denom[key]);
+    int k = 0;
+    for (int q = 0; q < nk; q++) { /* the links' levels, those whose messages are all fixed left out */
+      int key = d->okey[q];
+      if (d->unfixed[key] == 0)
+        continue;
+      double room = d->key_bw[key] - d->load[key];
+      d->okey[k] = key;
+      d->share[k] = (room > 0 ? room : 0) / d->denom[key];
+      level = lower(level, d->share[k++]);
     }
-    for (int i = 0; i < n; i++)
-      if (!d->fixed[i])
-        level = fmin(level, d->cn[d->comp[i]].u.bound * d->cn[d->comp[i]].u.penalty);
+    nk = k;
+    level = lower(level, reach);
     double at = level * (1 + 1e-9);
     int held = 0;
-    for (int q = 0; q < nkeys; q++) { /* the messages of the links saturated at this level */
-      int key = d->queue[q];
-      if (d->unfixed[key] == 0 || fmax(net->rt.links[key / d->c->owners].bw - d->load[key], 0) / d->denom[key] > at)
+    for (int q = 0; q < nk; q++) { /* the messages of the links saturated at this level */
+      if (d->share[q] > at)
         continue;
-      const key_list *l = &d->keys[key];
+      const key_list *l = &d->keys[d->okey[q]];
       for (int i = 0; i < l->n; i++) {
-        int c = d->cn[l->id[i]].cidx;
+        int c = d->cidx[l->id[i]];
         if (!d->fixed[c]) {
           d->fixed[c] = 2;
           d->comp[n + held++] = c;
         }
       }
     }
-    for (int i = 0; i < n; i++) /* and those at their own bound */
-      if (!d->fixed[i] && d->cn[d->comp[i]].u.bound * d->cn[d->comp[i]].u.penalty <= at) {
+    k = 0;
+    reach = INFINITY;
+    for (int j = 0; j < nopen; j++) { /* and those at their own bound; the others stay open */
+      int i = d->open[j];
+      if (d->fixed[i])
+        continue;
+      if (d->reach[j] <= at) {
         d->fixed[i] = 2;
         d->comp[n + held++] = i;
+      } else {
+        reach = lower(reach, d->reach[j]);
+        d->reach[k] = d->reach[j];
+        d->open[k++] = i;
       }
+    }
+    nopen = k;
+    int last = held == left; /* then the links' loads are read no more */
     for (int h = 0; h < held; h++) { /* their load on their links, once all are known */
       int i = d->comp[n + h];
-      const conn *x = &d->cn[d->comp[i]];
-      d->rate[i] = fmin(level / x->u.penalty, x->u.bound);
+      const share_of *m = &d->sh[d->comp[i]];
+      d->rate[i] = lower(level / m->penalty, m->bound);
       d->fixed[i] = 1;
       left--;
-      for (int k = 0; k < x->u.n; k++) {
-        d->load[x->u.key[k]] += x->u.coef[k] * d->rate[i];
-        d->denom[x->u.key[k]] -= x->u.coef[k] / x->u.penalty;
-        d->unfixed[x->u.key[k]]--;
+      for (int u = m->at; !last && u < m->at + m->n; u++) {
+        d->load[d->ukey[u]] += d->ucoef[u] * d->rate[i];
+        d->denom[d->ukey[u]] -= d->uw[u];
+        d->unfixed[d->ukey[u]]--;
       }
     }
     if (held == 0)
@@ -313,28 +374,28 @@ static void reshare(des *d)
   for (int i = 0; i < d->ndirty; i++) {
     int key = d->ndirty_keys[i];
     d->dirty[key] = 0;
-    d->keys[key].mark = mark;
+    d->kmark[key] = mark;
     d->queue[head++] = key;
   }
   d->ndirty = 0;
   for (int q = 0; q < head; q++) {
     const key_list *l = &d->keys[d->queue[q]];
     for (int i = 0; i < l->n; i++) {
-      conn *x = &d->cn[l->id[i]];
-      if (x->mark == mark)
+      if (d->cmark[l->id[i]] == mark)
         continue;
-      x->mark = mark;
+      d->cmark[l->id[i]] = mark;
       d->comp[n++] = l->id[i];
-      for (int u = 0; u < x->u.n; u++)
-        if (d->keys[x->u.key[u]].mark != mark) {
-          d->keys[x->u.key[u]].mark = mark;
-          d->queue[head++] = x->u.key[u];
+      const share_of *m = &d->sh[l->id[i]];
+      for (int u = m->at; u < m->at + m->n; u++)
+        if (d->kmark[d->ukey[u]] != mark) {
+          d->kmark[d->ukey[u]] = mark;
+          d->queue[head++] = d->ukey[u];
         }
     }
   }
   fill(d, n, head);
   for (int i = 0; i < n; i++) {
-    conn *x = &d->cn[d->comp[i]];
+    flow *x = &d->fl[d->comp[i]];
     if (x->rate == d->rate[i])
       continue; /* its delivery stays where it was */
     x->left = fmax(x->left - x->rate * (d->now - x->since), 0);
@@ -373,6 +434,7 @@ static int rank_step(des *d, int r);
 static int delivered(des *d, int id)
 {
   conn *x = &d->cn[id];
+  d->ss[x->ss].ready_k = d->ss[x->rs].ready_k = -1; /* their streams look again */
   x->phase = 0;
   x->vis[x->arrived++ % d->slots] = d->now + x->extra;
   x->completed++;
@@ -386,20 +448,26 @@ static int delivered(des *d, int id)
 
 enum { BLOCKED, LATER, READY };
 
-static int readiness(const des *d, int s, const nccl_op *op, double *t)
+static int readiness(des *d, int s, const nccl_op *op, double *t)
 {
-  const stream_state *x = &d->ss[s];
-  *t = -INFINITY;
-  for (int j = 0; (op->flags & NCCL_OP_RECV) && j < d->st[s].nrecv; j++) {
-    const conn *c = &d->cn[x->rc[j]];
-    if (c->arrived <= x->rdone)
-      return BLOCKED;
-    *t = fmax(*t, c->vis[x->rdone % d->slots]);
+  stream_state *x = &d->ss[s];
+  if (x->ready_k != x->k) {
+    x->ready_k = x->k;
+    x->blocked = 0;
+    x->ready_t = -INFINITY;
+    for (int j = 0; (op->flags & NCCL_OP_RECV) && j < d->st[s].nrecv && !x->blocked; j++) {
+      const conn *c = &d->cn[x->rc[j]];
+      if (c->arrived <= x->rdone)
+        x->blocked = 1;
+      else
+        x->ready_t = fmax(x->ready_t, c->vis[x->rdone % d->slots]);
+    }
+    for (int j = 0; (op->flags & NCCL_OP_SEND) && j < d->st[s].nsend && !x->blocked; j++)
+      if (x->sdone - d->cn[x->sc[j]].completed >= d->slots)
+        x->blocked = 1; /* the slot still holds a slice not yet delivered */
   }
-  for (int j = 0; (op->flags & NCCL_OP_SEND) && j < d->st[s].nsend; j++)
-    if (x->sdone - d->cn[x->sc[j]].completed >= d->slots)
-      return BLOCKED; /* the slot still holds a slice not yet delivered */
-  return *t <= d->now ? READY : LATER;
+  *t = x->ready_t;
+  return x->blocked ? BLOCKED : *t <= d->now ? READY : LATER;
 }
 
 /* The GPU time of an operation (nccl/nccl_sched.h). */
@@ -434,6 +502,19 @@ static int apply(des *d, int r, int s, const nccl_op *op)
   return rc;
 }
 
+/* Operation k of stream s, with its GPU time. */
+static const nccl_op *next_op(des *d, int s, double *gpu_s)
+{
+  stream_state *x = &d->ss[s];
+  if (x->op_k != x->k) {
+    d->st[s].op(d->st[s].ctx, x->k, &x->op);
+    x->op_s = sum_time(d, s, &x->op);
+    x->op_k = x->k;
+  }
+  *gpu_s = x->op_s;
+  return &x->op;
+}
+
 /* The runner's loop at rank r (nccl_pipe.c): every stream takes its ready operations that
  * need no sum at once; the GPU, when free, the ready sum whose data became visible first;
  * the rank looks again when a slice it waits for becomes visible. */
@@ -443,32 +524,33 @@ static int rank_step(des *d, int r)
   if (d->now < rk->start)
     return 0;
   int gpu = -1, rc = 0;
-  double first = INFINITY, soonest = INFINITY;
-  nccl_op op, gpu_op = {0, 0, 0};
+  double first = INFINITY, soonest = INFINITY, gpu_s = 0;
+  nccl_op gpu_op = {0, 0, 0};
   for (int s = rk->first; s < rk->first + rk->n && rc == 0; s++)
     while (rc == 0 && !(rk->in_op && rk->op_stream == s) && d->ss[s].k < d->st[s].nops) {
-      double t;
-      d->st[s].op(d->st[s].ctx, d->ss[s].k, &op);
-      int st = readiness(d, s, &op, &t);
+      double t, busy;
+      const nccl_op *op = next_op(d, s, &busy);
+      int st = readiness(d, s, op, &t);
       if (st == LATER)
         soonest = fmin(soonest, t);
       if (st != READY)
         break;
-      if (sum_time(d, s, &op) > 0) {
+      if (busy > 0) {
         if (!rk->in_op && t < first) {
           gpu = s;
           first = t;
-          gpu_op = op;
+          gpu_op = *op;
+          gpu_s = busy;
         }
         break;
       }
-      rc = apply(d, r, s, &op);
+      rc = apply(d, r, s, op);
     }
   if (rc == 0 && gpu >= 0) {
     rk->in_op = 1;
     rk->op_stream = gpu;
     rk->op = gpu_op;
-    rc = push(d, d->now + sum_time(d, gpu, &gpu_op), EV_OP, r, 0);
+    rc = push(d, d->now + gpu_s, EV_OP, r, 0);
   }
   if (rc == 0 && soonest < INFINITY && !(rk->wake >= d->now && rk->wake <= soonest)) {
     rk->wake = soonest; /* one look coming is enough */
@@ -497,14 +579,14 @@ static int on_event(des *d, const event *e)
     if (x->bytes <= 0)
       return delivered(d, e->id);
     x->phase = 2;
-    x->left = x->bytes;
-    x->since = d->now;
-    x->rate = 0;
+    d->fl[e->id].left = x->bytes;
+    d->fl[e->id].since = d->now;
+    d->fl[e->id].rate = 0;
     for (int u = 0; u < x->u.n && rc == 0; u++)
-      rc = key_add(d, x->u.key[u], e->id, &x->pos[u]);
+      rc = key_add(d, e->id, u, &x->pos[u]);
     if (x->u.n == 0) { /* no shared link: its bound alone */
-      x->rate = x->u.bound;
-      due_set(d, e->id, d->now + x->left / x->rate);
+      d->fl[e->id].rate = x->u.bound;
+      due_set(d, e->id, d->now + d->fl[e->id].left / d->fl[e->id].rate);
       return 0;
     }
     touch(d, &x->u);
@@ -513,7 +595,7 @@ static int on_event(des *d, const event *e)
     due_remove(d, e->id);
     for (int u = 0; u < x->u.n; u++)
       key_remove(d, x->u.key[u], x->pos[u]);
-    x->mark = 0;
+    d->cmark[e->id] = 0;
     touch(d, &x->u);
     return delivered(d, e->id);
   case EV_OP:
@@ -547,6 +629,36 @@ static int hop_class(const cost_ctx *c, const cost_nccl_layout *t, int a, int b)
   if (a / R != b / R)
     return NCCL_HW_NET;
   return topo_graph_nvlink(&t->node.g, a % R, b % R) ? NCCL_HW_NVLINK : NCCL_HW_PCI;
+}
+
+/* Each connection's part in a sharing (share_of), its weights computed once, as a sharing
+ * computed them each time: the same numbers. */
+static int share_view(des *d)
+{
+  int nu = 0;
+  for (int i = 0; i < d->ncn; i++)
+    nu += d->cn[i].u.n;
+  d->sh = malloc(sizeof *d->sh * (size_t)(d->ncn + 1));
+  d->cidx = malloc(sizeof *d->cidx * (size_t)(d->ncn + 1));
+  d->cmark = calloc((size_t)d->ncn + 1, sizeof *d->cmark);
+  d->fl = calloc((size_t)d->ncn + 1, sizeof *d->fl);
+  d->ukey = malloc(sizeof *d->ukey * (size_t)(nu + 1));
+  d->ucoef = malloc(sizeof *d->ucoef * (size_t)(nu + 1));
+  d->uw = malloc(sizeof *d->uw * (size_t)(nu + 1));
+  if (!d->sh || !d->cidx || !d->cmark || !d->fl || !d->ukey || !d->ucoef || !d->uw)
+    return SA_ENOMEM;
+  nu = 0;
+  for (int i = 0; i < d->ncn; i++) {
+    const cost_route_use *u = &d->cn[i].u;
+    d->fl[i].hpos = -1;
+    d->sh[i] = (share_of){nu, u->n, u->penalty, u->bound, u->bound * u->penalty};
+    for (int k = 0; k < u->n; k++, nu++) {
+      d->ukey[nu] = u->key[k];
+      d->ucoef[nu] = u->coef[k];
+      d->uw[nu] = u->coef[k] / u->penalty;
+    }
+  }
+  return 0;
 }
 
 /* The connections: every send end matched with the receive end of the same (from, to, tag). */
@@ -596,13 +708,12 @@ static int connect(des *d, int algo)
     int hw = rc ? NCCL_HW_NET : hop_class(d->c, t, x->from, x->to);
     x->extra = rc ? 0 : nccl_hop_s(&d->c->net->compute, hw, algo, d->proto);
     x->per_wire = hw == NCCL_HW_NVLINK ? nccl_nvlink_per_wire(arch, d->st[x->ss].nvlink_scale) : 1; /* as nccl_pipe.c */
-    x->hpos = -1;
     d->ss[x->ss].sc[x->sj] = d->ss[x->rs].rc[x->rj] = i;
   }
   d->ncn = ns;
   free(se);
   free(re);
-  return rc;
+  return rc ? rc : share_view(d);
 }
 
 static int setup(des *d, double start)
@@ -617,9 +728,16 @@ static int setup(des *d, double start)
   d->dirty = calloc((size_t)nkeys, 1);
   d->unfixed = calloc((size_t)nkeys, sizeof *d->unfixed);
   d->ndirty_keys = calloc((size_t)nkeys, sizeof *d->ndirty_keys);
+  d->share = calloc((size_t)nkeys, sizeof *d->share);
+  d->okey = calloc((size_t)nkeys, sizeof *d->okey);
+  d->kmark = calloc((size_t)nkeys, sizeof *d->kmark);
+  d->key_bw = calloc((size_t)nkeys, sizeof *d->key_bw);
   d->nkeys = nkeys;
-  if (!d->ss || !d->rk || !d->keys || !d->load || !d->denom || !d->queue || !d->dirty || !d->ndirty_keys || !d->unfixed)
+  if (!d->ss || !d->rk || !d->keys || !d->load || !d->denom || !d->queue || !d->dirty || !d->ndirty_keys || !d->unfixed ||
+      !d->share || !d->okey || !d->kmark || !d->key_bw)
     return SA_ENOMEM;
+  for (int k = 0; k < d->c->net->rt.nlinks * d->c->owners; k++)
+    d->key_bw[k] = d->c->net->rt.links[k / d->c->owners].bw;
   for (int r = 0; r < p; r++) {
     d->rk[r].start = d->rk[r].end = d->c->skew[r] + start;
     d->rk[r].wake = -1;
@@ -632,6 +750,7 @@ static int setup(des *d, double start)
     else if (rk->first + rk->n != s)
       return SA_EINVAL;
     rk->n++;
+    d->ss[s].op_k = d->ss[s].ready_k = -1;
     for (long k = 0; k < d->st[s].nops; k++) {
       nccl_op op;
       d->st[s].op(d->st[s].ctx, k, &op);
@@ -643,8 +762,10 @@ static int setup(des *d, double start)
 
 static void teardown(des *d)
 {
-  for (int k = 0; d->keys && k < d->nkeys; k++)
+  for (int k = 0; d->keys && k < d->nkeys; k++) {
     free(d->keys[k].id);
+    free(d->keys[k].use);
+  }
   free(d->keys);
   free(d->ss);
   free(d->rk);
@@ -660,6 +781,19 @@ static void teardown(des *d)
   free(d->ndirty_keys);
   free(d->load);
   free(d->denom);
+  free(d->share);
+  free(d->key_bw);
+  free(d->reach);
+  free(d->open);
+  free(d->sh);
+  free(d->cidx);
+  free(d->cmark);
+  free(d->fl);
+  free(d->okey);
+  free(d->kmark);
+  free(d->ukey);
+  free(d->ucoef);
+  free(d->uw);
 }
 
 /* The replay itself: *time from each rank's start (its skew plus `start`) to its end. */
@@ -683,7 +817,9 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
     d.fixed = malloc((size_t)d.ncn + 1);
     d.rate = malloc(sizeof *d.rate * (size_t)(d.ncn + 1));
     d.due = malloc(sizeof *d.due * (size_t)(d.ncn + 1));
-    rc = d.comp && d.fixed && d.rate && d.due ? 0 : SA_ENOMEM;
+    d.reach = malloc(sizeof *d.reach * (size_t)(d.ncn + 1));
+    d.open = malloc(sizeof *d.open * (size_t)(d.ncn + 1));
+    rc = d.comp && d.fixed && d.rate && d.due && d.reach && d.open ? 0 : SA_ENOMEM;
   }
   for (int r = 0; r < c->p && rc == 0; r++) /* every rank starts with its first ready operation */
     rc = push(&d, d.rk[r].start, EV_WAKE, r, 0);
@@ -692,7 +828,7 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
       reshare(&d); /* before the clock moves */
     if (d.nheap == 0 && d.ndue == 0)
       break;
-    const conn *next = d.ndue ? &d.cn[d.due[0]] : NULL;
+    const flow *next = d.ndue ? &d.fl[d.due[0]] : NULL;
     event e;
     if (next && (d.nheap == 0 || next->due < d.heap[0].t || (next->due == d.heap[0].t && next->seq < d.heap[0].seq)))
       e = (event){next->due, next->seq, EV_DONE, d.due[0], 0};

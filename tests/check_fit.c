@@ -162,9 +162,25 @@ static int curve(const gsl_vector *x, void *params, gsl_vector *out)
   return GSL_SUCCESS;
 }
 
-/* The same Jacobian in this process alone (--jobs 1) and with children, bit for bit, and
- * the closed form's to the step's order; a column that fails fails the whole, from a child
- * too. */
+/* curve at the Jacobian's moved point k, into buf (4 residuals). */
+static int curve_at(void *arg, int k, void *buf)
+{
+  const gsl_vector *const *xs = arg;
+  gsl_vector_view out = gsl_vector_view_array(buf, 4);
+  return curve(xs[k], NULL, &out.vector);
+}
+
+/* The moved points side by side in child processes, as the cluster fit shares its
+ * evaluations out (clustereval.c). */
+static int curves(const gsl_vector *const *xs, int p, void *params, double *out)
+{
+  (void)params;
+  return fit_forked_run(p, curve_at, (void *)xs, out, 4 * sizeof *out);
+}
+
+/* The same Jacobian with its moved points evaluated in this process alone (--jobs 1) and in
+ * children, bit for bit, and the closed form's to the step's order; a column that fails
+ * fails the whole, from a child too. */
 START_TEST(jacobian_columns_side_by_side)
 {
   gsl_vector *x = gsl_vector_alloc(2), *f0 = gsl_vector_alloc(4);
@@ -173,9 +189,9 @@ START_TEST(jacobian_columns_side_by_side)
   gsl_vector_set(x, 1, 0.0); /* a zero coordinate: the step is h itself */
   curve(x, NULL, f0);
   fit_forked_limit(1);
-  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, one), GSL_SUCCESS);
+  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, one), GSL_SUCCESS);
   fit_forked_limit(3);
-  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, many), GSL_SUCCESS);
+  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, many), GSL_SUCCESS);
   const double want[4][2] = {{3.0, 0}, {0, 1.5}, {0, 1}, {0, 0}};
   for (size_t i = 0; i < 4; i++)
     for (size_t j = 0; j < 2; j++) {
@@ -186,9 +202,9 @@ START_TEST(jacobian_columns_side_by_side)
   gsl_vector_set(x, 1, 10); /* the second column's step goes past 10 */
   curve(x, NULL, f0);
   fit_forked_limit(1);
-  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, one), GSL_EDOM);
+  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, one), GSL_EDOM);
   fit_forked_limit(2);
-  ck_assert_int_eq(fit_fdjac(curve, NULL, x, f0, 1e-6, many), GSL_EDOM);
+  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, many), GSL_EDOM);
   fit_forked_limit(0);
   gsl_vector_free(x);
   gsl_vector_free(f0);
