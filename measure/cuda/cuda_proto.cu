@@ -17,8 +17,6 @@
 #include "cuda_bench.h"
 
 enum { PR_LL, PR_LL128, PR_SIMPLE, PR_N };
-static const char *const pr_op[PR_N] = {"ring_ll", "ring_ll128", "ring_simple"};
-static const int pr_threads[PR_N] = {512, 640, 512};
 
 #define PR_STEPS 8                                     /* NCCL_STEPS */
 #define LL_LINES (8 * 512)                             /* lines of one LL step */
@@ -33,15 +31,20 @@ static const int pr_threads[PR_N] = {512, 640, 512};
  * Hopper, 164 KB on Ampere: more than half of either), so that every block has its own. */
 #define PR_SMEM (120 << 10)
 
-static size_t slot_bytes(int p)
-{
-  return p == PR_LL ? (size_t)LL_LINES * 16 : p == PR_LL128 ? (size_t)LL128_LINES * 128 : (size_t)SIMPLE_SLOT;
-}
-
-static size_t payload_bytes(int p)
-{
-  return p == PR_LL ? (size_t)LL_PAYLOAD : p == PR_LL128 ? (size_t)LL128_PAYLOAD : (size_t)SIMPLE_SLOT;
-}
+/* What the host needs of each protocol: its points' name, threads a block, bytes of a slot
+ * and of the payload it holds, and the steps a block runs (several milliseconds of steady
+ * streaming). */
+static const struct {
+  const char *op;
+  int threads;
+  size_t slot, payload;
+  int steps;
+} pr_proto[PR_N] = {
+    {"ring_ll", 512, (size_t)LL_LINES * 16, LL_PAYLOAD, 256},
+    {"ring_ll128", 640, (size_t)LL128_LINES * 128, LL128_PAYLOAD, 48},
+    {"ring_simple", 512, SIMPLE_SLOT, SIMPLE_SLOT, 32},
+};
+#define PR_MAX_BLOCKS (8 * 16) /* the largest set of rings measured (8 x 16; 2 x 32 for pairs) */
 
 /* One connection: the slots, the steps the sender has written (Simple's tail) and the steps
  * the receiver has finished with (the head every protocol's sender waits on). */
@@ -251,32 +254,26 @@ __global__ static void pr_fill(float *p, size_t n, float v)
     p[i] = v;
 }
 
-/* Steps a block runs for each protocol: several milliseconds of steady streaming. */
-static int steps_for(int p)
-{
-  return p == PR_LL ? 256 : p == PR_LL128 ? 48 : 32;
-}
-
 /* Times o.reps runs (after o.warmup) of one ring: every FIFO emptied and every flag unseen
  * before each, outside the timed kernel; the errors of all runs go into p. */
 static int time_ring(const cb_opts &o, int p, int ranks, int nch, int steps, pr_conn *conns, char *slots,
                      unsigned long long *counters, float *src, unsigned long long *errors, md_point *pt)
 {
   int blocks = ranks * nch;
-  size_t src_per_block = payload_bytes(p) * (size_t)steps / sizeof(float);
+  size_t src_per_block = pr_proto[p].payload * (size_t)steps / sizeof(float);
   cudaEvent_t start, stop;
   CB_CHECK(cudaEventCreate(&start));
   CB_CHECK(cudaEventCreate(&stop));
   std::vector<double> samples((size_t)o.reps);
   long bad = 0;
   for (int r = -o.warmup; r < o.reps; r++) {
-    CB_CHECK(cudaMemset(slots, 0, slot_bytes(p) * PR_DEPTH(p) * blocks));
+    CB_CHECK(cudaMemset(slots, 0, pr_proto[p].slot * PR_DEPTH(p) * blocks));
     CB_CHECK(cudaMemset(counters, 0, sizeof *counters * 2 * blocks));
     CB_CHECK(cudaMemset(errors, 0, sizeof *errors));
     int proto = p;
     void *args[] = {&proto, &ranks, &steps, &conns, &src, &src_per_block, &errors};
     CB_CHECK(cudaEventRecord(start));
-    CB_CHECK(cudaLaunchCooperativeKernel((void *)pr_ring, blocks, pr_threads[p], args, PR_SMEM));
+    CB_CHECK(cudaLaunchCooperativeKernel((void *)pr_ring, blocks, pr_proto[p].threads, args, PR_SMEM));
     CB_CHECK(cudaEventRecord(stop));
     CB_CHECK(cudaEventSynchronize(stop));
     float ms = 0;
@@ -305,41 +302,40 @@ int cb_protocols(const cb_opts &o, md_data *d)
     return 0;
   }
   CB_CHECK(cudaFuncSetAttribute(pr_ring, cudaFuncAttributeMaxDynamicSharedMemorySize, PR_SMEM));
-  const int max_blocks = 8 * 16; /* the largest ring set that fits (2 x 32 the largest of the pairs) */
   size_t slots_max = 0, src_max = 0;
   for (int p = 0; p < PR_N; p++) {
-    slots_max = slot_bytes(p) * PR_DEPTH(p) > slots_max ? slot_bytes(p) * PR_DEPTH(p) : slots_max;
-    size_t s = payload_bytes(p) * (size_t)steps_for(p);
+    slots_max = pr_proto[p].slot * PR_DEPTH(p) > slots_max ? pr_proto[p].slot * PR_DEPTH(p) : slots_max;
+    size_t s = pr_proto[p].payload * (size_t)pr_proto[p].steps;
     src_max = s > src_max ? s : src_max;
   }
   char *slots = nullptr;
   float *src = nullptr;
   unsigned long long *counters = nullptr, *errors = nullptr;
   pr_conn *conns = nullptr;
-  CB_CHECK(cudaMalloc(&slots, slots_max * max_blocks));
-  CB_CHECK(cudaMalloc(&src, src_max * max_blocks));
-  CB_CHECK(cudaMalloc(&counters, sizeof *counters * 2 * max_blocks));
+  CB_CHECK(cudaMalloc(&slots, slots_max * PR_MAX_BLOCKS));
+  CB_CHECK(cudaMalloc(&src, src_max * PR_MAX_BLOCKS));
+  CB_CHECK(cudaMalloc(&counters, sizeof *counters * 2 * PR_MAX_BLOCKS));
   CB_CHECK(cudaMalloc(&errors, sizeof *errors));
-  CB_CHECK(cudaMalloc(&conns, sizeof *conns * max_blocks));
-  pr_fill<<<1024, 256>>>(src, src_max * max_blocks / sizeof(float), 1.0f);
+  CB_CHECK(cudaMalloc(&conns, sizeof *conns * PR_MAX_BLOCKS));
+  pr_fill<<<1024, 256>>>(src, src_max * PR_MAX_BLOCKS / sizeof(float), 1.0f);
   CB_CHECK(cudaGetLastError());
   int rc = 0;
   for (int p = 0; p < PR_N && rc == 0; p++) {
-    pr_conn host[8 * 16];
-    for (int i = 0; i < max_blocks; i++)
-      host[i] = pr_conn{slots + (size_t)i * slot_bytes(p) * PR_DEPTH(p), counters + 2 * i, counters + 2 * i + 1};
+    pr_conn host[PR_MAX_BLOCKS];
+    for (int i = 0; i < PR_MAX_BLOCKS; i++)
+      host[i] = pr_conn{slots + (size_t)i * pr_proto[p].slot * PR_DEPTH(p), counters + 2 * i, counters + 2 * i + 1};
     CB_CHECK(cudaMemcpy(conns, host, sizeof host, cudaMemcpyHostToDevice));
     for (int ri = 0; ri < 2 && rc == 0; ri++)
       for (int ci = 0; ci < 6 && rc == 0; ci++) {
-        int ranks = ranks_of[ri], nch = channels_of[ci], blocks = ranks * nch, steps = steps_for(p);
+        int ranks = ranks_of[ri], nch = channels_of[ci], blocks = ranks * nch, steps = pr_proto[p].steps;
         int per_sm = 0;
-        CB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pr_ring, pr_threads[p], PR_SMEM));
-        if (blocks > max_blocks || blocks > per_sm * prop.multiProcessorCount) {
+        CB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pr_ring, pr_proto[p].threads, PR_SMEM));
+        if (blocks > PR_MAX_BLOCKS || blocks > per_sm * prop.multiProcessorCount) {
           fprintf(stderr, "simcalib_cuda: %s: %d rings of %d blocks do not fit on this GPU at once; not measured\n",
-                  pr_op[p], nch, ranks);
+                  pr_proto[p].op, nch, ranks);
           continue;
         }
-        md_point pt = cb_point(pr_op[p], "fp32", (double)payload_bytes(p) * steps, nch);
+        md_point pt = cb_point(pr_proto[p].op, "fp32", (double)pr_proto[p].payload * steps, nch);
         pt.ranks = ranks;
         rc = time_ring(o, p, ranks, nch, steps, conns, slots, counters, src, errors, &pt);
         if (rc == 0)
