@@ -203,7 +203,7 @@ $(BIN)/simcalib_pp: $(call objs_of,mpi,measure/pingpong) $(call libs_of,mpi,$(PP
 
 $(BIN)/simcalib_pp_smpi: $(call objs_of,smpi,measure/pingpong) $(call libs_of,smpi,$(PP_LIBS))
 	@mkdir -p $(@D)
-	$(SMPICC) $(CFLAGS) -o $@ $^ $(MPI_LIBS)
+	$(SMPICXX) $(CXXFLAGS) -o $@ $^ $(MPI_LIBS)
 
 # The loader SimGrid runs in place of a generated platform file (topo/zone.cpp), over the
 # generator's own code (topo/).

@@ -11,7 +11,9 @@
  * a GPU running one thread block per channel would. Messages are SimGrid mailbox messages
  * (ar_mb_put, ar_mb_get, ar_wait_first in ar_p2p.c): a slice is delivered once the receiver has a
  * receive posted for it, as a synchronous send, and a connection sends its slices one at a
- * time (a FIFO of NCCL's steps: two slices sharing the link would both arrive late). With
+ * time (a FIFO of NCCL's steps: two slices sharing the link would both arrive late), each one
+ * as soon as the bytes of the one before are in: the receiver sees it its route's latency
+ * after its own bytes (sg_latency.h), so the slices cross back to back as NCCL's do. With
  * real data a slice carries a copy of its elements, which the receiver keeps in its slot. */
 #include "nccl_pipe.h"
 
@@ -21,6 +23,7 @@
 #include <string.h>
 
 #include "nccl/nccl_proto.h"
+#include "topo/sg_latency.h"
 #include "nccl_comm.h"
 
 int ar_pipe_launch(const ar_params *p, int algo, int *proto, int *channels)
@@ -58,7 +61,8 @@ struct ar_pipe_conn {
   double vis[NCCL_STEPS];         /* receive: when the slice becomes visible */
   unsigned char filled[NCCL_STEPS];
   size_t wire[NCCL_STEPS], bytes[NCCL_STEPS]; /* send: packed slices */
-  double per_wire;                /* send: bytes on the link per byte on the wire (nccl_nvlink_per_wire) */
+  double per_wire;                /* bytes on the link per byte on the wire (nccl_nvlink_per_wire) */
+  double route;                   /* receive: the route's latency the receiver pays (sg_latency.h); < 0: unknown */
   long issued, completed;         /* send: slices sent, and delivered */
   long arrived;                   /* receive: slices arrived */
   char *buf;                      /* real data: a slot's elements at buf + slot * stride */
@@ -89,8 +93,24 @@ static char *slot_buf(const pipe_run *r, const ar_pipe_conn *c, int slot) { retu
 typedef struct payload {
   struct payload *self;
   size_t bytes;
+  sg_host_t from; /* the sender's host: the receiver pays the route's latency (sg_latency.h) */
   char data[];
 } payload;
+
+/* Timing mode's payloads, one per world rank, carrying no elements (SimGrid sends no null):
+ * never freed, since a receiver reads one after its sender may have left the pipeline. */
+static payload *stamps;
+
+static payload *stamp(void)
+{
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (!stamps && !(stamps = calloc((size_t)size, sizeof *stamps)))
+    return NULL;
+  stamps[rank] = (payload){&stamps[rank], 0, sg_host_self()};
+  return &stamps[rank];
+}
 
 /* A connection's mailbox: its two ends' ranks in MPI_COMM_WORLD and its tag. */
 static int mailbox(pipe_run *r, int from, int to, int tag, sg_mailbox_t *mb)
@@ -153,7 +173,9 @@ static int setup(pipe_run *r)
       x->s = s;
       x->recv = j < s->nrecv;
       x->peer = x->recv ? j : j - s->nrecv;
-      x->per_wire = !x->recv && ar_nccl_comm_nvlink(r->p->nccl, rank, s->send_peer[x->peer])
+      x->route = -1;
+      x->per_wire = ar_nccl_comm_nvlink(r->p->nccl, x->recv ? s->recv_peer[x->peer] : rank,
+                                        x->recv ? rank : s->send_peer[x->peer])
                         ? nccl_nvlink_per_wire(r->p->nccl->arch, s->nvlink_scale)
                         : 1;
       rc = x->recv ? mailbox(r, s->recv_peer[x->peer], rank, s->recv_tag[x->peer], &x->mb)
@@ -198,13 +220,12 @@ static int issue(pipe_run *r, ar_pipe_conn *c)
   ar_pipe_stream *s = c->s;
   if (c->issued >= s->sdone || c->issued > c->completed)
     return 0;
-  static payload nothing = {&nothing, 0}; /* timing mode: no elements (SimGrid sends no null) */
   int slot = (int)(c->issued % r->slots);
-  payload *pl = &nothing;
-  if (r->p->real_data && !(pl = malloc(sizeof *pl + c->bytes[slot])))
+  payload *pl = r->p->real_data ? malloc(sizeof *pl + c->bytes[slot]) : stamp();
+  if (!pl)
     return SA_ENOMEM;
   if (r->p->real_data) {
-    *pl = (payload){pl, c->bytes[slot]};
+    *pl = (payload){pl, c->bytes[slot], sg_host_self()};
     memcpy(pl->data, slot_buf(r, c, slot), c->bytes[slot]);
   }
   c->issued++;
@@ -223,7 +244,11 @@ static int readiness(const pipe_run *r, const ar_pipe_stream *s, const nccl_op *
     for (int j = 0; j < s->nrecv; j++) {
       if (!s->conn[j].filled[slot])
         return BLOCKED;
-      *t = s->conn[j].vis[slot] > *t ? s->conn[j].vis[slot] : *t;
+      const ar_pipe_conn *c = &s->conn[j];
+      double v = c->vis[slot];
+      if (c->route > 0) /* the slice's own size: the op that takes it up moves as many elements */
+        v += c->route * topo_latency_factor(ceil((double)nccl_wire_bytes(r->proto, op->n * kn_dtype_size(r->dt)) * c->per_wire));
+      *t = v > *t ? v : *t;
     }
   }
   /* a slot is free once the slice it held `slots` slices ago is delivered */
@@ -320,8 +345,10 @@ static int happened(pipe_run *r, int idx, int ncomm)
   }
   c->arrived++;
   c->filled[slot] = 1;
-  c->vis[slot] = r->now + c->s->extra[c->peer];
   payload *got = c->got[slot];
+  c->vis[slot] = r->now + c->s->extra[c->peer];
+  if (c->route < 0) /* the connection's one sender */
+    c->route = topo_latency_route(got->from);
   if (c->buf) { /* real data: the payload is the receiver's */
     memcpy(slot_buf(r, c, slot), got->data, got->bytes < r->slot_bytes ? got->bytes : r->slot_bytes);
     free(got);
@@ -417,8 +444,10 @@ int ar_pipe_run(ar_pipe_stream *streams, int nstreams, int slots, int proto, con
   r.comm = comm;
   r.p = p;
   int rc = setup(&r);
+  topo_latency_slices(1);
   if (rc == 0)
     rc = loop(&r);
+  topo_latency_slices(0);
   teardown(&r);
   return rc;
 }

@@ -148,8 +148,8 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
     const char *why =
         i == FIT_P_NIC_BW
             ? (nccl ? "the log is faster than NCCL's algorithms as modelled over these NICs: a faster NIC than the "
-                      "preset's, an algorithm not modelled (CollNet), or the model's own gaps (a connection sends one "
-                      "slice at a time: docs/nccl.md)"
+                      "preset's, an algorithm not modelled (CollNet), or the model's own gaps (docs/nccl.md, "
+                      "Simplifications)"
                     : "the log is faster than that algorithm over these NICs; NCCL likely ran a tree (NVLS tree on "
                       "NVSwitch nodes of Hopper or later), whose traffic across nodes is about half a ring's: fit "
                       "--fit-algo nccl")

@@ -15,7 +15,7 @@
 #include "clustereval.h"
 #include "fdjac.h"
 
-/* The ramp's pieces: one per power of two from 32 B to 1 GiB (27, within COST_MAX_PIECES):
+/* The ramp's pieces: one per power of two from 32 B to 1 GiB (27, within SA_MAX_PIECES):
  * below 32 B a message is latency alone, and SimGrid 3.32 reads a threshold as an int (one of
  * 2 GiB or more stops the simulation: "std::out_of_range: stoi"), so from 1 GiB the ramp's
  * value at 1 GiB holds (more than 99.9% of the rate for every fit seen). */
@@ -24,13 +24,13 @@
 
 static double ramp(double half, double steep, double s) { return 1.0 / (1.0 + pow(half / s, steep)); }
 
-void fit_cfit_factor(double half, double steep, double latx, cost_piecewise *bw, cost_piecewise *lat)
+void fit_cfit_factor(double half, double steep, double latx, sa_piecewise *bw, sa_piecewise *lat)
 {
   memset(bw, 0, sizeof *bw);
   memset(lat, 0, sizeof *lat);
-  bw->kind = lat->kind = COST_FACTOR;
+  bw->kind = lat->kind = SA_PIECE_FACTOR;
   bw->dflt = lat->dflt = 1;
-  for (int k = PIECE_LO; k <= PIECE_HI && bw->n < COST_MAX_PIECES; k++, bw->n++) {
+  for (int k = PIECE_LO; k <= PIECE_HI && bw->n < SA_MAX_PIECES; k++, bw->n++) {
     double e = ramp(half, steep, ldexp(1, k));
     bw->thresh[bw->n] = k == PIECE_LO ? 0 : ldexp(1, k);
     bw->a[bw->n] = e;

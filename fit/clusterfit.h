@@ -9,7 +9,7 @@
  * e(s) = 1 / (1 + (h / s)^g), a half-rate size h and a steepness g (pipelining, protocols and
  * channels that NCCL ramps up with size), along which the latency grows from that of the
  * small messages to latx times it (fitted where the runs hold sizes of 64 KiB or less). SMPI applies it as piecewise smpi/bw-factor, one
- * piece per power of two (COST_MAX_PIECES), and the models with it, so that the platform
+ * piece per power of two (SA_MAX_PIECES), and the models with it, so that the platform
  * written from a fit is exactly what was fitted. A single-node run fits the GPU link and
  * the ramp, a multi-node one the NIC and the ramp (the GPU link too unless a single-node run
  * is fitted with it). NCCL's algorithms (nccl, nccl-ring, nccl-tree) move their data in the
@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "common/compute.h"
-#include "models/cost_factor.h"
+#include "common/piecewise.h"
 #include "nccl/nccl_proto.h"
 #include "topo/cluster.h"
 
@@ -86,7 +86,7 @@ typedef struct {
 /* The ramp as SMPI's smpi/bw-factor and smpi/lat-factor (piecewise): the rate factor e(s),
  * and the latency factor 1 + (latx - 1) e(s), from the latency of the small messages
  * (NCCL's low-latency protocol) to latx times it for the large ones (its simple one). */
-void fit_cfit_factor(double half, double steep, double latx, cost_piecewise *bw, cost_piecewise *lat);
+void fit_cfit_factor(double half, double steep, double latx, sa_piecewise *bw, sa_piecewise *lat);
 
 /* Whether a point of runs[0..nruns) (a used one, with used_only) runs NCCL's algorithm algo
  * (NCCL_ALGO_*, as the last evaluation planned it). */

@@ -115,11 +115,11 @@ void fit_base_from_cluster(const fit_cluster_cal *c, fit_platform_base *b)
   b->has_gpus = 1;
   b->spec.has_compute = c->has_compute;
   b->spec.compute = c->compute;
-  cost_piecewise bw, lat;
+  sa_piecewise bw, lat;
   if (c->half > 0) { /* else no ramp (NCCL's algorithms fitted): SMPI's factors off */
     fit_cfit_factor(c->half, c->steep, c->latx, &bw, &lat);
-    cost_piecewise_format(&bw, b->set[FIT_SMPI_BW], (int)sizeof b->set[FIT_SMPI_BW]);
-    cost_piecewise_format(&lat, b->set[FIT_SMPI_LAT], (int)sizeof b->set[FIT_SMPI_LAT]);
+    sa_piecewise_format(&bw, b->set[FIT_SMPI_BW], (int)sizeof b->set[FIT_SMPI_BW]);
+    sa_piecewise_format(&lat, b->set[FIT_SMPI_LAT], (int)sizeof b->set[FIT_SMPI_LAT]);
     b->spec.bw_factor = b->set[FIT_SMPI_BW];
     b->spec.lat_factor = b->set[FIT_SMPI_LAT];
   }

@@ -146,7 +146,7 @@ void cost_ctx_free(cost_ctx *c)
 cost_size cost_size_of(const cost_ctx *c, double bytes)
 {
   const cost_net *net = c->net;
-  return (cost_size){bytes, cost_piecewise_at(&net->lat_factor, bytes), cost_piecewise_at(&net->bw_factor, bytes),
+  return (cost_size){bytes, sa_piecewise_at(&net->lat_factor, bytes), sa_piecewise_at(&net->bw_factor, bytes),
                      cost_recv_overhead(c, bytes)};
 }
 
@@ -159,7 +159,7 @@ double cost_hop_time(const cost_ctx *c, cost_hop h, double bytes)
 double cost_recv_overhead(const cost_ctx *c, double bytes)
 {
   /* SMPI charges it on messages sent eagerly only */
-  return bytes < c->net->detached_thresh ? cost_piecewise_at(&c->net->recv_overhead, bytes) : 0;
+  return bytes < c->net->detached_thresh ? sa_piecewise_at(&c->net->recv_overhead, bytes) : 0;
 }
 
 double cost_hops_time(const cost_ctx *c, const cost_hops *s, double bytes)

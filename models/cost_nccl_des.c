@@ -30,6 +30,7 @@ typedef struct {
   int ss, sj, rs, rj; /* sender stream and its send slot, receiver stream and its receive slot */
   int from, to;       /* ranks */
   cost_route_use u;
+  double late;  /* the latency the receiver pays after the bytes (cost_net's late_latency) */
   double extra; /* the protocol's latency beyond the link's: the slice is seen that much later */
   double per_wire; /* bytes on the link per byte on the wire (NCCL's NVLink efficiency) */
   /* the sender's side */
@@ -423,8 +424,11 @@ static int try_issue(des *d, int id)
   const cost_net *net = d->c->net;
   x->issued++;
   x->phase = 1;
-  x->bytes = w > 0 ? w / cost_piecewise_at(&net->bw_factor, w) : 0;
-  return push(d, d->now + x->u.lat * cost_piecewise_at(&net->lat_factor, w), EV_LAT, id, 0);
+  x->bytes = w > 0 ? w / sa_piecewise_at(&net->bw_factor, w) : 0;
+  double lat = x->u.lat * sa_piecewise_at(&net->lat_factor, w);
+  /* back to back, the receiver paying the latency (topo/sg_latency.h), or the latency first */
+  x->late = net->late_latency ? lat : 0;
+  return push(d, d->now + lat - x->late, EV_LAT, id, 0);
 }
 
 static int rank_step(des *d, int r);
@@ -436,10 +440,10 @@ static int delivered(des *d, int id)
   conn *x = &d->cn[id];
   d->ss[x->ss].ready_k = d->ss[x->rs].ready_k = -1; /* their streams look again */
   x->phase = 0;
-  x->vis[x->arrived++ % d->slots] = d->now + x->extra;
+  x->vis[x->arrived++ % d->slots] = d->now + x->late + x->extra;
   x->completed++;
   rank_state *s = &d->rk[x->from];
-  s->end = fmax(s->end, d->now);
+  s->end = fmax(s->end, d->now + x->late);
   int rc = try_issue(d, id);
   if (rc == 0)
     rc = rank_step(d, x->from);

@@ -8,6 +8,7 @@
 #include "platform.h"
 #include "common/sa_error.h"
 #include "sg_settings.h"
+#include "topo/shape.h"
 
 /* SimGrid 3.32's defaults for SMPI's network factors (the values its config reports for
  * smpi/bw-factor and smpi/lat-factor when nothing sets them; see SimGrid's "Configuring
@@ -87,6 +88,16 @@ static char *config_change(const char *out, const char *key)
   return end ? strndup(last, (size_t)(end - last)) : NULL;
 }
 
+/* The rest of the probe's line that starts with `head`, or NULL. */
+static char *probe_field(const char *out, const char *head)
+{
+  const char *c = strstr(out, head);
+  if (!c)
+    return NULL;
+  c += strlen(head);
+  return strndup(c, strcspn(c, "\n"));
+}
+
 static int parse_route(cost_net *net, char *line)
 {
   char *f[7], *save = NULL;
@@ -161,13 +172,18 @@ int plat_net_parse(const char *out, plat_file *pf, char *err, size_t errlen)
   pf->cfg_bw_factor = config_change(out, "smpi/bw-factor");
   int rc = net->rt.links ? 0 : SA_ENOMEM;
   char why[256];
+  /* smpi/lat-factor set: SMPI applies it; else the runner applies the file's own
+   * (TOPO_LAT_FACTOR_PROP) or SMPI's default, and gives NCCL's slices their latency at the
+   * receiver (topo/sg_latency.h) */
+  char *own = pf->cfg_lat_factor ? NULL : probe_field(out, "@zone\t" TOPO_LAT_FACTOR_PROP "\t");
   if (rc == 0)
-    rc = plat_setting_apply(net, "smpi/lat-factor", pf->cfg_lat_factor ? pf->cfg_lat_factor : SMPI_DEFAULT_LAT_FACTOR, why,
-                           sizeof why) < 0 ||
+    rc = (pf->cfg_lat_factor ? plat_setting_apply(net, "smpi/lat-factor", pf->cfg_lat_factor, why, sizeof why) < 0
+                             : sa_piecewise_parse(own ? own : SMPI_DEFAULT_LAT_FACTOR, SA_PIECE_FACTOR, &net->lat_factor) != 0) ||
                  plat_setting_apply(net, "smpi/bw-factor", pf->cfg_bw_factor ? pf->cfg_bw_factor : SMPI_DEFAULT_BW_FACTOR,
                                    why, sizeof why) < 0
              ? NO_FACTORS
              : 0;
+  free(own);
   int routes = 0;
   for (const char *c = out; rc == 0 && c && *c; c = strchr(c, '\n') ? strchr(c, '\n') + 1 : NULL) {
     const char *eol = strchr(c, '\n');

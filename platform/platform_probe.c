@@ -11,12 +11,14 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
+#include <simgrid/zone.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <xbt/config.h>
 #include <xbt/dynar.h>
 
 #include "platform.h"
+#include "topo/shape.h"
 
 /* The actor's only input: the child's own grouping of the hosts, and the GPUs per node. */
 static const plat_file *probe_pf;
@@ -107,6 +109,10 @@ static void probe_actor(int argc, char **argv)
     if (v)
       printf("@prop\t%s\t%s\n", key, v);
   }
+  /* the latency factor a file gives its root zone, for the runner to apply (topo/shape.h) */
+  const char *own = sg_zone_get_property_value(sg_zone_get_root(), TOPO_LAT_FACTOR_PROP);
+  if (own)
+    printf("@zone\t%s\t%s\n", TOPO_LAT_FACTOR_PROP, own);
   /* the string settings (smpi/bw-factor, smpi/lat-factor) have no C getter: the parent
    * reads them from SimGrid's own "Configuration change" lines */
   printf("@cfg\tnetwork/TCP-gamma\t%.17g\n", sg_cfg_get_double("network/TCP-gamma"));

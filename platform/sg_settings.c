@@ -37,11 +37,13 @@ int plat_setting_apply(cost_net *net, const char *key, const char *value, char *
   double v;
   const char *want = NULL;
   if (strcmp(key, "smpi/lat-factor") == 0 || strcmp(key, "smpi/bw-factor") == 0) {
-    cost_piecewise *pw = key[5] == 'l' ? &net->lat_factor : &net->bw_factor;
-    if (cost_piecewise_parse(value, COST_FACTOR, pw) != 0)
+    sa_piecewise *pw = key[5] == 'l' ? &net->lat_factor : &net->bw_factor;
+    if (sa_piecewise_parse(value, SA_PIECE_FACTOR, pw) != 0)
       want = "SIZE:FACTOR;SIZE:FACTOR... with factors above 0";
+    else if (key[5] == 'l') /* SMPI applies it, and SimGrid refuses the runner's own way */
+      net->late_latency = 0;
   } else if (strcmp(key, "smpi/or") == 0) {
-    if (cost_piecewise_parse(value, COST_OVERHEAD, &net->recv_overhead) != 0)
+    if (sa_piecewise_parse(value, SA_PIECE_OVERHEAD, &net->recv_overhead) != 0)
       want = "SIZE:SECONDS:SECONDS_PER_BYTE;... none negative";
   } else if (strcmp(key, "network/TCP-gamma") == 0) {
     if (number(value, 0, &v) == 0)

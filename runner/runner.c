@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "algos/ar_hostprops.h"
+#include "topo/sg_latency.h"
+#include "topo/shape.h"
 #include "algos/nccl_comm.h"
 #include "common/sa_error.h"
 #include "kernels/verify.h"
@@ -341,6 +343,15 @@ int main(int argc, char **argv)
   int rank, size, status = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+#ifdef SA_SMPI
+  /* before any message: every one from here takes the platform's latency factor from it */
+  if (topo_latency_init() < 0) {
+    if (rank == 0)
+      fprintf(stderr, "ar_runner: the platform's %s does not parse\n", TOPO_LAT_FACTOR_PROP);
+    status = 2;
+    goto out;
+  }
+#endif
   runner_config cfg;
   if (runner_parse(argc, argv, &cfg) != 0) {
     status = 2;

@@ -48,9 +48,9 @@ int sim_model_open(sim_model *m, const sim_opts *o, plat_file *pf, int nodes, in
   cost_cover_check(&pf->net, &shape, &m->cover);
   cost_ctx_params(m->ctx, &m->params);
   cost_ctx_nccl_shape(m->ctx, &m->nccl);
-  cost_piecewise_format(&pf->net.lat_factor, m->lat_factor, sizeof m->lat_factor);
-  cost_piecewise_format(&pf->net.bw_factor, m->bw_factor, sizeof m->bw_factor);
-  cost_piecewise_format(&pf->net.recv_overhead, m->recv_overhead, sizeof m->recv_overhead);
+  sa_piecewise_format(&pf->net.lat_factor, m->lat_factor, sizeof m->lat_factor);
+  sa_piecewise_format(&pf->net.bw_factor, m->bw_factor, sizeof m->bw_factor);
+  sa_piecewise_format(&pf->net.recv_overhead, m->recv_overhead, sizeof m->recv_overhead);
   return 0;
 }
 

@@ -233,30 +233,30 @@ END_TEST
 
 START_TEST(smpi_settings_follow_simgrid)
 {
-  cost_piecewise pw;
-  ck_assert_int_eq(cost_piecewise_parse("1000:2;0:1", COST_FACTOR, &pw), 0);
-  ck_assert(cost_piecewise_at(&pw, 999) == 1);
-  ck_assert(cost_piecewise_at(&pw, 1000) == 2); /* a factor holds from its threshold */
-  ck_assert_int_eq(cost_piecewise_parse("4:2;100:3", COST_FACTOR, &pw), 0);
-  ck_assert(cost_piecewise_at(&pw, 0) == 2); /* the first piece also below its threshold */
-  ck_assert_int_eq(cost_piecewise_parse("0:1e-6:2e-9;1000:5e-6:0", COST_OVERHEAD, &pw), 0);
-  ck_assert_double_eq_tol(cost_piecewise_at(&pw, 1000), 1e-6 + 2e-6, 1e-15); /* an overhead only above it */
-  ck_assert_double_eq_tol(cost_piecewise_at(&pw, 1001), 5e-6, 1e-15);
-  ck_assert_int_eq(cost_piecewise_parse("0.97", COST_FACTOR, &pw), 0);
-  ck_assert(pw.n == 0 && cost_piecewise_at(&pw, 5) == 0.97);
+  sa_piecewise pw;
+  ck_assert_int_eq(sa_piecewise_parse("1000:2;0:1", SA_PIECE_FACTOR, &pw), 0);
+  ck_assert(sa_piecewise_at(&pw, 999) == 1);
+  ck_assert(sa_piecewise_at(&pw, 1000) == 2); /* a factor holds from its threshold */
+  ck_assert_int_eq(sa_piecewise_parse("4:2;100:3", SA_PIECE_FACTOR, &pw), 0);
+  ck_assert(sa_piecewise_at(&pw, 0) == 2); /* the first piece also below its threshold */
+  ck_assert_int_eq(sa_piecewise_parse("0:1e-6:2e-9;1000:5e-6:0", SA_PIECE_OVERHEAD, &pw), 0);
+  ck_assert_double_eq_tol(sa_piecewise_at(&pw, 1000), 1e-6 + 2e-6, 1e-15); /* an overhead only above it */
+  ck_assert_double_eq_tol(sa_piecewise_at(&pw, 1001), 5e-6, 1e-15);
+  ck_assert_int_eq(sa_piecewise_parse("0.97", SA_PIECE_FACTOR, &pw), 0);
+  ck_assert(pw.n == 0 && sa_piecewise_at(&pw, 5) == 0.97);
   char buf[128];
-  ck_assert_int_eq(cost_piecewise_parse("0:1;65536:0.5", COST_FACTOR, &pw), 0);
-  cost_piecewise_format(&pw, buf, sizeof buf);
+  ck_assert_int_eq(sa_piecewise_parse("0:1;65536:0.5", SA_PIECE_FACTOR, &pw), 0);
+  sa_piecewise_format(&pw, buf, sizeof buf);
   ck_assert_str_eq(buf, "0:1;65536:0.5");
   const char *bad[] = {"", "x", "0:", "0:1;;", "0:1:", "1:2;3", "0:nan"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    ck_assert_int_eq(cost_piecewise_parse(bad[i], COST_FACTOR, &pw), SA_EPARSE);
+    ck_assert_int_eq(sa_piecewise_parse(bad[i], SA_PIECE_FACTOR, &pw), SA_EPARSE);
 
   /* factors and overhead reach the hop: 2000 bytes over 10 us and 10 GB/s */
   build(3);
-  cost_piecewise_parse("0:1;1000:3", COST_FACTOR, &net.lat_factor);
-  cost_piecewise_parse("0:1;1000:2", COST_FACTOR, &net.bw_factor);
-  cost_piecewise_parse("0:1e-6:0", COST_OVERHEAD, &net.recv_overhead);
+  sa_piecewise_parse("0:1;1000:3", SA_PIECE_FACTOR, &net.lat_factor);
+  sa_piecewise_parse("0:1;1000:2", SA_PIECE_FACTOR, &net.bw_factor);
+  sa_piecewise_parse("0:1e-6:0", SA_PIECE_OVERHEAD, &net.recv_overhead);
   cost_ctx *c = ctx(2, 1);
   cost_hop h = {10 * US, 1 / 10e9};
   ck_assert_double_eq_tol(cost_hop_time(c, h, 2000), 30 * US + 0.1 * US + 1 * US, 1e-15);

@@ -120,11 +120,11 @@ static void nic_bytes(const cli_result *r, double bytes[2][32])
  * over p = 32 ranks moves 2 (p - 1) / p S through every hop, S / C of it per channel; each NIC
  * carries 2 channels each way: 2 x 2 x 31/32 x 1 GiB / 16 = 248 MiB healthy, / 14 = 283.4 MiB
  * with rail 3 down, 8/7 as much, and NIC 3's links are gone. The busbw is 2 channels' share
- * of a NIC each, x 14 instead of x 16: at most 7/8 of the healthy one (313 of 357.7 GB/s).
- * SimGrid's sharing makes it less (234.7 GB/s, 0.66): GPU 3's channels reach NIC 4 over two
- * NVLinks more each way, and a saturated link's share is smaller for a flow whose route has
- * more latency (weighted max-min: docs/cost-models.md), so they run slower than the others
- * and the ring ends with them (with no NVLink latency, 0.85). */
+ * of a NIC each, x 14 instead of x 16: at most 7/8 of the healthy one (341.9 of 390.8 GB/s).
+ * It gets 340.6 (0.87): GPU 3's channels reach NIC 4 over two NVLinks more each way, and a
+ * saturated link's share is smaller for a flow whose route has more latency (weighted
+ * max-min: docs/cost-models.md), but each connection's slices cross back to back
+ * (docs/nccl.md), so NIC 4 stays busy (0.66 when each slice paid its latency first). */
 START_TEST(rail_down_leaves_14_channels_over_7_nics)
 {
   char path[512], err[512], args[1000], edited[600], cmd[2000];
@@ -141,7 +141,7 @@ START_TEST(rail_down_leaves_14_channels_over_7_nics)
   ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(hp, "nccl")->valuestring, "ring/Simple/16");
   ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(dp, "nccl")->valuestring, "ring/Simple/14");
   double hb = cli_num(hp, "busbw_GBps"), db = cli_num(dp, "busbw_GBps");
-  ck_assert_msg(db <= hb * 7 / 8 * 1.001 && db > hb * 0.6, "busbw %.2f healthy, %.2f rail 3 down", hb, db);
+  ck_assert_msg(db <= hb * 7 / 8 * 1.001 && db > hb * 0.8, "busbw %.2f healthy, %.2f rail 3 down", hb, db);
   double hbytes[2][32], dbytes[2][32], S = 1073741824.0, moved = 2 * 31.0 / 32 * S;
   nic_bytes(&h, hbytes);
   nic_bytes(&d, dbytes);

@@ -176,10 +176,12 @@ int topo_platform_xml(FILE *f, const topo_cluster *t, const topo_platform_spec *
   fprintf(f, "<!-- %s: %d node%s x %d GPUs. Hosts node<i>-gpu<j>, property node=i.\n%s\n%s -->\n", s->name, t->nodes,
           t->nodes == 1 ? "" : "s", t->gpus, desc, s->notes ? s->notes : "");
   fprintf(f, "<platform version=\"4.1\">\n");
-  fprintf(f, "  <config>\n    <prop id=\"smpi/bw-factor\" value=\"%s\"/>\n    <prop id=\"smpi/lat-factor\" value=\"%s\"/>\n"
+  fprintf(f, "  <config>\n    <prop id=\"smpi/bw-factor\" value=\"%s\"/>\n"
              "    <prop id=\"network/crosstraffic\" value=\"0\"/>\n  </config>\n",
-          s->bw_factor ? s->bw_factor : "0:1", s->lat_factor ? s->lat_factor : "0:1");
-  fprintf(f, "  <zone id=\"world\" routing=\"Full\">\n");
+          s->bw_factor ? s->bw_factor : "0:1");
+  /* the latency factor where the runner applies it (TOPO_LAT_FACTOR_PROP) */
+  fprintf(f, "  <zone id=\"world\" routing=\"Full\">\n    <prop id=\"%s\" value=\"%s\"/>\n", TOPO_LAT_FACTOR_PROP,
+          s->lat_factor ? s->lat_factor : "0:1");
   /* the shape, for the driver to build the platform from it (shape.h); none when a setting
    * cannot be one word */
   char *shape = malloc(TOPO_SHAPE_LINE);

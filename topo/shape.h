@@ -16,6 +16,10 @@ extern "C" {
 #endif
 
 #define TOPO_SHAPE_PROP "simallreduce/shape"
+/* a platform's latency factor (SMPI's syntax and meaning), a property of its root zone in
+ * place of smpi/lat-factor in its <config>: the runner applies it, and takes the latency off
+ * NCCL's slices (topo/sg_latency.h), which SimGrid refuses once smpi/lat-factor is set */
+#define TOPO_LAT_FACTOR_PROP "simallreduce/lat-factor"
 /* the variable naming the platform file to the loader (topo/zone.cpp) */
 #define TOPO_SHAPE_FILE_ENV "SIMALLREDUCE_PLATFORM_XML"
 /* a line's longest: its numbers and its three settings */

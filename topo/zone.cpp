@@ -169,12 +169,12 @@ void build(const topo_shape &s)
   const topo_cluster &t = s.topo;
   /* the file's <config>, as SimGrid applies it: in the keys' order, a user's own setting
    * winning */
-  const std::pair<const char *, std::string> settings[] = {
-      {"network/crosstraffic", "0"}, {"smpi/bw-factor", s.bw_factor}, {"smpi/lat-factor", s.lat_factor}};
+  const std::pair<const char *, std::string> settings[] = {{"network/crosstraffic", "0"}, {"smpi/bw-factor", s.bw_factor}};
   for (const auto &[key, value] : settings)
     if (simgrid::config::is_default(key))
       simgrid::config::set_parse(std::string(key) + ":" + value);
   auto *zone = new GpuZone("world", t);
+  zone->get_iface()->set_property(TOPO_LAT_FACTOR_PROP, s.lat_factor); /* the file's, as its root zone's */
   std::vector<topo_hop> hops(static_cast<size_t>(topo_fabric_links(&t, nullptr, 0)));
   topo_fabric_links(&t, hops.data(), static_cast<int>(hops.size()));
   for (const auto &h : hops)

@@ -15,6 +15,9 @@
 
 #ifdef SA_SMPI
 #include <simgrid/host.h>
+
+#include "topo/sg_latency.h"
+#include "topo/shape.h"
 #endif
 
 #define NAME_LEN 256
@@ -158,6 +161,15 @@ int main(int argc, char **argv)
   int me, size, status = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+#ifdef SA_SMPI
+  /* before any message: the platform's latency factor, as the runner applies it */
+  if (topo_latency_init() < 0) {
+    if (me == 0)
+      fprintf(stderr, "simcalib_pp: the platform's %s does not parse\n", TOPO_LAT_FACTOR_PROP);
+    MPI_Finalize();
+    return 2;
+  }
+#endif
   pp_opts o;
   char err[256];
   if (pp_opts_parse(argc, argv, &o, err, sizeof err) != 0 || size < 2) {

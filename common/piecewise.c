@@ -1,5 +1,5 @@
-/* cost_factor.c: parses and evaluates SMPI's piecewise settings. */
-#include "cost_factor.h"
+/* piecewise.c: parses and evaluates SMPI's piecewise settings. */
+#include "piecewise.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,14 +15,14 @@ static int by_thresh(const void *x, const void *y)
 }
 
 /* A factor scales a latency or a bandwidth: it must be positive; an overhead is a time. */
-static int in_range(cost_piece_kind kind, double v) { return isfinite(v) && (kind == COST_FACTOR ? v > 0 : v >= 0); }
+static int in_range(sa_piece_kind kind, double v) { return isfinite(v) && (kind == SA_PIECE_FACTOR ? v > 0 : v >= 0); }
 
-int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw)
+int sa_piecewise_parse(const char *s, sa_piece_kind kind, sa_piecewise *pw)
 {
   memset(pw, 0, sizeof *pw);
   pw->kind = kind;
-  pw->dflt = kind == COST_FACTOR ? 1 : 0;
-  int nvalues = kind == COST_FACTOR ? 1 : 2;
+  pw->dflt = kind == SA_PIECE_FACTOR ? 1 : 0;
+  int nvalues = kind == SA_PIECE_FACTOR ? 1 : 2;
   char *end;
   if (!strpbrk(s, ":;")) { /* one number: SimGrid takes it as the default everywhere */
     double v = strtod(s, &end);
@@ -33,9 +33,9 @@ int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw
   }
   /* pieces are sorted by threshold below, so keep each as one record: threshold, a, b
    * (SimGrid ignores values past the ones its setting uses) */
-  double rec[COST_MAX_PIECES][3];
+  double rec[SA_MAX_PIECES][3];
   for (const char *p = s; *p;) {
-    if (pw->n == COST_MAX_PIECES)
+    if (pw->n == SA_MAX_PIECES)
       return SA_EPARSE;
     double *r = rec[pw->n];
     r[1] = r[2] = 0;
@@ -65,24 +65,24 @@ int cost_piecewise_parse(const char *s, cost_piece_kind kind, cost_piecewise *pw
   return 0;
 }
 
-double cost_piecewise_at(const cost_piecewise *pw, double size)
+double sa_piecewise_at(const sa_piecewise *pw, double size)
 {
   if (pw->n == 0)
     return pw->dflt;
   int k = 0;
-  while (k + 1 < pw->n && (pw->kind == COST_FACTOR ? size >= pw->thresh[k + 1] : size > pw->thresh[k + 1]))
+  while (k + 1 < pw->n && (pw->kind == SA_PIECE_FACTOR ? size >= pw->thresh[k + 1] : size > pw->thresh[k + 1]))
     k++;
   return pw->a[k] + pw->b[k] * size;
 }
 
-void cost_piecewise_format(const cost_piecewise *pw, char *buf, int len)
+void sa_piecewise_format(const sa_piecewise *pw, char *buf, int len)
 {
   int at = 0;
   buf[0] = '\0';
   if (pw->n == 0)
     snprintf(buf, (size_t)len, "%.9g", pw->dflt);
   for (int k = 0; k < pw->n && at < len; k++) {
-    int w = pw->kind == COST_OVERHEAD ? snprintf(buf + at, (size_t)(len - at), "%s%.0f:%.9g:%.9g", k ? ";" : "", pw->thresh[k],
+    int w = pw->kind == SA_PIECE_OVERHEAD ? snprintf(buf + at, (size_t)(len - at), "%s%.0f:%.9g:%.9g", k ? ";" : "", pw->thresh[k],
                                      pw->a[k], pw->b[k])
                           : snprintf(buf + at, (size_t)(len - at), "%s%.0f:%.9g", k ? ";" : "", pw->thresh[k], pw->a[k]);
     at += w > 0 ? w : 0;
