@@ -216,7 +216,7 @@ int plat_net_parse(const char *out, plat_file *pf, char *err, size_t errlen)
   if (rc == 0 && (rc = missing_path(pf, err, errlen)) != 0)
     return rc;
   if (rc)
-    snprintf(err, errlen, "%s", rc == NO_FACTORS ? "SMPI's network factors in this platform cannot be read"
+    snprintf(err, errlen, "%s", rc == NO_FACTORS ? "SMPI's network factors in this platform (smpi/lat-factor, smpi/bw-factor, " TOPO_LAT_FACTOR_PROP ") cannot be read"
                                  : rc == NO_ROUTES ? "SimGrid gave no routes between the GPUs of a node"
                                                    : "the platform's network could not be read");
   return rc == NO_FACTORS ? SA_EPARSE : rc == NO_ROUTES ? SA_ENOROUTE : rc;
