@@ -137,6 +137,18 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
                links[k].what, now / 1e9, 100 * now / was, was / 1e9, c->preset->name,
                fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS_TREE, 1) ? " (NVLS tree's pipeline below 1 GiB: docs/nccl-tests.md)" : "");
   }
+  /* NCCL's start far above what NCCL's own model gives a collective's start (its tuning's
+   * largest baseLat): no bound holds it, since a launch, host work and the first steps all
+   * add to it, but so much more is time the model misses at small sizes, put there */
+  double own = 0;
+  for (int a = 0; nccl && a <= NCCL_ALGO_RING; a++)
+    for (int p = 0; p < NCCL_NPROTO; p++)
+      own = fmax(own, f->nccl_version->base_lat[a][p] * 1e-6);
+  if (nccl && f->free[FIT_P_LAUNCH] && own > 0 && f->compute.launch_lat > FIT_FAR_ABOVE * own)
+    snprintf(c->above, sizeof c->above,
+             "NCCL's start at %.3g us, %.1f times NCCL's own %.3g (%s's largest baseLat): time the model misses at the "
+             "small sizes put on it (LL128's steps: docs/nccl.md, Slices back to back)\n",
+             f->compute.launch_lat * 1e6, f->compute.launch_lat / own, own * 1e6, f->nccl_version->name);
   for (int i = 0; i < FIT_NPARAM; i++) {
     if (!fit_cfit_at_bound(f, i) || i == FIT_P_STEEP) /* the ramp's shape, not hardware */
       continue;
@@ -393,6 +405,7 @@ void fit_cluster_report(FILE *f, const fit_cluster *c, const fit_cluster_opts *o
   lines(f, "# assumed: ", c->assumed);
   lines(f, "# at a bound: ", c->bounds);
   lines(f, "# far below: ", c->below);
+  lines(f, "# far above: ", c->above);
 }
 
 cJSON *fit_cluster_cal_json(const fit_cluster_cal *c)
@@ -588,5 +601,6 @@ void fit_cluster_cal_of(const fit_cluster *c, const fit_cluster_opts *o, const c
     n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "     %s\n", cover);
   n = append_lines(out->notes, sizeof out->notes, n, "     Assumed: ", c->assumed);
   n = append_lines(out->notes, sizeof out->notes, n, "     At a bound: ", c->bounds);
-  append_lines(out->notes, sizeof out->notes, n, "     Far below: ", c->below);
+  n = append_lines(out->notes, sizeof out->notes, n, "     Far below: ", c->below);
+  append_lines(out->notes, sizeof out->notes, n, "     Far above: ", c->above);
 }
