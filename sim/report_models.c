@@ -11,6 +11,13 @@ static const sim_model *models_of(const sim_run_info *run)
   return run->models && run->models->mode != SIM_MODE_SIM ? run->models->model : NULL;
 }
 
+/* How NCCL's slices cross (topo/sg_latency.h): back to back, or one at a time where
+ * smpi/lat-factor is set and SimGrid refuses the runner's way. */
+static const char *slices(const sim_model *m)
+{
+  return m->net->late_latency ? "back to back" : "one at a time (smpi/lat-factor is set: docs/nccl.md)";
+}
+
 static void print_params(FILE *f, const sim_model *m)
 {
   const cost_params *p = &m->params;
@@ -25,8 +32,8 @@ static void print_params(FILE *f, const sim_model *m)
   if (p->gamma > 0)
     fprintf(f, " sums %.1f GB/s;", 1e-9 / p->gamma);
   fprintf(f, " start skew %.2f us\n", p->start_skew_s * 1e6);
-  fprintf(f, "# SMPI settings in force: lat-factor %s, bw-factor %s, receive overhead %s\n", m->lat_factor,
-          m->bw_factor, m->recv_overhead);
+  fprintf(f, "# SMPI settings in force: lat-factor %s, bw-factor %s, receive overhead %s; NCCL's slices %s\n",
+          m->lat_factor, m->bw_factor, m->recv_overhead, slices(m));
 }
 
 /* The NCCL version whose tuning model is shown (--nccl-version). */
@@ -175,6 +182,7 @@ void sim_report_models_json(cJSON *root, const sim_run_info *run, const sim_resu
   cJSON_AddStringToObject(o, "smpi_lat_factor", m->lat_factor);
   cJSON_AddStringToObject(o, "smpi_bw_factor", m->bw_factor);
   cJSON_AddStringToObject(o, "smpi_or", m->recv_overhead);
+  cJSON_AddStringToObject(o, "nccl_slices", m->net->late_latency ? "back to back" : "one at a time");
   cJSON_AddStringToObject(o, "nccl_version", nccl_name(m));
   cJSON_AddItemToObject(root, "model", o);
   warnings_json(root, m, r);

@@ -174,6 +174,12 @@ START_TEST(models_follow_smpi_settings)
   for (int own = 0; own <= 1; own++) {
     settings_platform(path, own);
     compare(args, 0.10, 0.05);
+    /* the run says which way the slices crossed */
+    cli_result r = cli_run(args, 1);
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(r.json, "model");
+    const char *how = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "nccl_slices"));
+    ck_assert_msg(how && strcmp(how, own ? "back to back" : "one at a time") == 0, "nccl_slices %s", how ? how : "none");
+    cli_result_free(&r);
   }
   unlink(path);
 }
