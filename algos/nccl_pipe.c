@@ -73,6 +73,7 @@ typedef struct {
   int nstreams, slots, proto, nconn;
   ar_pipe_conn *conn;
   size_t slot_bytes;
+  struct payload *stamp; /* timing mode: what every slice of this rank carries */
   const void *in;
   void *out;
   kn_dtype dt;
@@ -184,6 +185,8 @@ static int setup(pipe_run *r)
         rc = SA_ENOMEM;
     }
   }
+  if (rc == 0 && !r->p->real_data && !(r->stamp = stamp()))
+    rc = SA_ENOMEM;
   return rc;
 }
 
@@ -221,7 +224,7 @@ static int issue(pipe_run *r, ar_pipe_conn *c)
   if (c->issued >= s->sdone || c->issued > c->completed)
     return 0;
   int slot = (int)(c->issued % r->slots);
-  payload *pl = r->p->real_data ? malloc(sizeof *pl + c->bytes[slot]) : stamp();
+  payload *pl = r->p->real_data ? malloc(sizeof *pl + c->bytes[slot]) : r->stamp;
   if (!pl)
     return SA_ENOMEM;
   if (r->p->real_data) {

@@ -89,6 +89,13 @@ START_TEST(bad_input_matrix)
   const char *nodeneg = file("nodeneg.xml", HEAD "<zone id=\"w\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\">"
                                                  "<prop id=\"node\" value=\"-1\"/></host></zone></platform>\n");
   const char *nohost = file("nohost.xml", HEAD "<zone id=\"w\" routing=\"Full\"></zone></platform>\n");
+  /* a latency factor that does not parse, where the runner applies it (the root zone's) */
+  const char *badlat = file("badlat.xml", HEAD "<zone id=\"w\" routing=\"Full\"><prop id=\"simallreduce/lat-factor\" "
+                                                "value=\"0:abc\"/><host id=\"node0-gpu0\" speed=\"1Tf\"><prop id=\"node\" "
+                                                "value=\"0\"/></host><host id=\"node0-gpu1\" speed=\"1Tf\"><prop id=\"node\" "
+                                                "value=\"0\"/></host><link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"
+                                                "<route src=\"node0-gpu0\" dst=\"node0-gpu1\"><link_ctn id=\"l\"/></route>"
+                                                "</zone></platform>\n");
   static char c[128][512];
   int n = 0;
 #define CASE(...) snprintf(c[n++], sizeof c[0], __VA_ARGS__)
@@ -141,6 +148,8 @@ START_TEST(bad_input_matrix)
   CASE("--platform %s", nodeabc);
   CASE("--platform %s", nodeneg);
   CASE("--platform %s", nohost);
+  CASE("--platform %s --algo nccl-ring --mode sim", badlat);
+  CASE("--platform %s --algo nccl-ring --mode model", badlat);
   CASE("--cfg smpi/bw-factor:0:0");
   CASE("--cfg smpi/lat-factor:abc");
   CASE("--cfg surf/precision:2");
@@ -242,7 +251,7 @@ START_TEST(bad_input_matrix)
     ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1, "simcalib %s: exit %d: %s", c[i], r.status, r.err);
     cli_result_free(&r);
   }
-  ck_assert_int_eq(n + m, 107); /* the cases above, counted: none dropped by accident */
+  ck_assert_int_eq(n + m, 109); /* the cases above, counted: none dropped by accident */
 }
 END_TEST
 
