@@ -44,7 +44,9 @@ int cb_topk(const cb_opts &o, md_data *d);
 int cb_nccl(const cb_opts &o, md_data *d);
 /* One channel of NCCL's ring per protocol on this GPU's multiprocessors (cuda_proto.cu):
  * points ring_ll, ring_ll128, ring_simple with bytes the payload each block sends, ranks the
- * blocks of a ring and count the rings (channels) running at once. */
+ * blocks of a ring and count the rings (channels) running at once; points step_ll,
+ * step_ll128, step_simple, one ring alone, with bytes the payload of one step, count the
+ * steps each block runs and ranks the blocks of the ring. */
 int cb_protocols(const cb_opts &o, md_data *d);
 
 /* A point of this device benchmark with its fixed fields set. */

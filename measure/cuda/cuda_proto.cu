@@ -31,19 +31,27 @@ enum { PR_LL, PR_LL128, PR_SIMPLE, PR_N };
  * Hopper, 164 KB on Ampere: more than half of either), so that every block has its own. */
 #define PR_SMEM (120 << 10)
 
-/* What the host needs of each protocol: its points' name, threads a block, bytes of a slot
- * and of the payload it holds, and the steps a block runs (several milliseconds of steady
- * streaming). */
+/* What the host needs of each protocol: its points' names (a channel streaming, one step's
+ * cost), threads a block, bytes of a slot and of the payload it holds, the steps a block runs
+ * (several milliseconds of steady streaming), a step's size in the kernel's units (LL and
+ * LL128 lines, Simple bytes) when full and the least it can be cut to (LL a line a thread,
+ * LL128 four lines a warp per load in flight, Simple one pass of its unrolled loop). */
 static const struct {
-  const char *op;
+  const char *op, *step_op;
   int threads;
   size_t slot, payload;
   int steps;
+  int unit_full, unit_min;
 } pr_proto[PR_N] = {
-    {"ring_ll", 512, (size_t)LL_LINES * 16, LL_PAYLOAD, 256},
-    {"ring_ll128", 640, (size_t)LL128_LINES * 128, LL128_PAYLOAD, 48},
-    {"ring_simple", 512, SIMPLE_SLOT, SIMPLE_SLOT, 32},
+    {"ring_ll", "step_ll", 512, (size_t)LL_LINES * 16, LL_PAYLOAD, 256, LL_LINES, 512},
+    {"ring_ll128", "step_ll128", 640, (size_t)LL128_LINES * 128, LL128_PAYLOAD, 48, LL128_LINES, 20 * 4 * 4},
+    {"ring_simple", "step_simple", 512, SIMPLE_SLOT, SIMPLE_SLOT, 32, SIMPLE_SLOT, 512 * 16 * 8},
 };
+/* Payload bytes of a step of `unit` units */
+static size_t pr_unit_bytes(int p, int unit)
+{
+  return p == PR_LL ? (size_t)unit * 8 : p == PR_LL128 ? (size_t)unit * 120 : (size_t)unit;
+}
 #define PR_MAX_BLOCKS (8 * 16) /* the largest set of rings measured (8 x 16; 2 x 32 for pairs) */
 
 /* One connection: the slots, the steps the sender has written (Simple's tail) and the steps
@@ -83,13 +91,13 @@ __device__ static void post_head(const pr_conn &in, int s)
 
 /* LL: value v of step s goes out as {v, s+1, v, s+1}: two floats and their flags. */
 __device__ static void ll_step(const pr_conn &in, const pr_conn &out, const float *src, int s, int recv, int send,
-                               unsigned long long *errors)
+                               int lines, unsigned long long *errors)
 {
   uint4 *slot_in = (uint4 *)(in.slots + (size_t)((s - 1) % PR_STEPS) * LL_LINES * 16);
   uint4 *slot_out = (uint4 *)(out.slots + (size_t)(s % PR_STEPS) * LL_LINES * 16);
-  const float2 *mine = (const float2 *)(src + (size_t)s * (LL_PAYLOAD / 4));
+  const float2 *mine = (const float2 *)(src + (size_t)s * lines * 2);
   unsigned bad = 0;
-  for (int l = threadIdx.x; l < LL_LINES; l += blockDim.x) {
+  for (int l = threadIdx.x; l < lines; l += blockDim.x) {
     float2 v = send ? mine[l] : make_float2(0, 0);
     if (recv) {
       uint4 g;
@@ -118,13 +126,13 @@ __device__ static void ll_step(const pr_conn &in, const pr_conn &out, const floa
  * prims_ll128.h's recvReduceSendCopy does. */
 #define LL128_INFLIGHT 4
 __device__ static void ll128_step(const pr_conn &in, const pr_conn &out, const float *src, int s, int recv, int send,
-                                  unsigned long long *errors)
+                                  int lines, unsigned long long *errors)
 {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, sub = lane % 8;
-  const int lines_per_warp = LL128_LINES / (blockDim.x / 32);
+  const int lines_per_warp = lines / (blockDim.x / 32);
   ulonglong2 *slot_in = (ulonglong2 *)(in.slots + (size_t)((s - 1) % PR_STEPS) * LL128_LINES * 128);
   ulonglong2 *slot_out = (ulonglong2 *)(out.slots + (size_t)(s % PR_STEPS) * LL128_LINES * 128);
-  const float2 *mine = (const float2 *)(src + (size_t)s * (LL128_PAYLOAD / 4));
+  const float2 *mine = (const float2 *)(src + (size_t)s * lines * 30);
   unsigned bad = 0;
   for (int i = 0; i < lines_per_warp; i += 4 * LL128_INFLIGHT) {
     float2 a[LL128_INFLIGHT], b[LL128_INFLIGHT];
@@ -179,7 +187,7 @@ __device__ static void ll128_step(const pr_conn &in, const pr_conn &out, const f
  * fence, says it is whole. */
 #define SIMPLE_UNROLL 8
 __device__ static void simple_step(const pr_conn &in, const pr_conn &out, const float *src, int s, int recv,
-                                   int send, unsigned long long *errors)
+                                   int send, int bytes, unsigned long long *errors)
 {
   if (recv) {
     if (threadIdx.x == 0)
@@ -189,9 +197,9 @@ __device__ static void simple_step(const pr_conn &in, const pr_conn &out, const 
   }
   const float4 *slot_in = (const float4 *)(in.slots + (size_t)((s - 1) % PR_DEPTH(PR_SIMPLE)) * SIMPLE_SLOT);
   float4 *slot_out = (float4 *)(out.slots + (size_t)(s % PR_DEPTH(PR_SIMPLE)) * SIMPLE_SLOT);
-  const float4 *mine = (const float4 *)(src + (size_t)s * (SIMPLE_SLOT / 4));
+  const float4 *mine = (const float4 *)(src + (size_t)s * (bytes / 4));
   unsigned bad = 0;
-  for (int i = threadIdx.x; i < SIMPLE_SLOT / 16; i += blockDim.x * SIMPLE_UNROLL) {
+  for (int i = threadIdx.x; i < bytes / 16; i += blockDim.x * SIMPLE_UNROLL) {
     float4 v[SIMPLE_UNROLL], g[SIMPLE_UNROLL];
 #pragma unroll
     for (int k = 0; k < SIMPLE_UNROLL; k++) {
@@ -225,8 +233,9 @@ __device__ static void simple_step(const pr_conn &in, const pr_conn &out, const 
  * ones), which each receiver checks. */
 /* NCCL's kernels are built for their largest block (NCCL_MAX_NTHREADS 640), one a
  * multiprocessor: registers to match, or LL128's 640 threads would not fit */
-__global__ static void __launch_bounds__(640, 1) pr_ring(int proto, int ranks, int steps, pr_conn *conns, const float *src, size_t src_per_block,
-                               unsigned long long *errors)
+__global__ static void __launch_bounds__(640, 1) pr_ring(int proto, int ranks, int steps, int unit, pr_conn *conns,
+                                                        const float *src, size_t src_per_block,
+                                                        unsigned long long *errors)
 {
   extern __shared__ char keep_others_off[];
   (void)keep_others_off;
@@ -238,11 +247,11 @@ __global__ static void __launch_bounds__(640, 1) pr_ring(int proto, int ranks, i
     if (send)
       wait_free(out, s, PR_DEPTH(proto));
     if (proto == PR_LL)
-      ll_step(in, out, mine, s, recv, send, errors);
+      ll_step(in, out, mine, s, recv, send, unit, errors);
     else if (proto == PR_LL128)
-      ll128_step(in, out, mine, s, recv, send, errors);
+      ll128_step(in, out, mine, s, recv, send, unit, errors);
     else
-      simple_step(in, out, mine, s, recv, send, errors);
+      simple_step(in, out, mine, s, recv, send, unit, errors);
     if (recv)
       post_head(in, s);
   }
@@ -256,11 +265,11 @@ __global__ static void pr_fill(float *p, size_t n, float v)
 
 /* Times o.reps runs (after o.warmup) of one ring: every FIFO emptied and every flag unseen
  * before each, outside the timed kernel; the errors of all runs go into p. */
-static int time_ring(const cb_opts &o, int p, int ranks, int nch, int steps, pr_conn *conns, char *slots,
+static int time_ring(const cb_opts &o, int p, int ranks, int nch, int steps, int unit, pr_conn *conns, char *slots,
                      unsigned long long *counters, float *src, unsigned long long *errors, md_point *pt)
 {
   int blocks = ranks * nch;
-  size_t src_per_block = pr_proto[p].payload * (size_t)steps / sizeof(float);
+  size_t src_per_block = pr_unit_bytes(p, unit) * (size_t)steps / sizeof(float);
   cudaEvent_t start, stop;
   CB_CHECK(cudaEventCreate(&start));
   CB_CHECK(cudaEventCreate(&stop));
@@ -271,7 +280,7 @@ static int time_ring(const cb_opts &o, int p, int ranks, int nch, int steps, pr_
     CB_CHECK(cudaMemset(counters, 0, sizeof *counters * 2 * blocks));
     CB_CHECK(cudaMemset(errors, 0, sizeof *errors));
     int proto = p;
-    void *args[] = {&proto, &ranks, &steps, &conns, &src, &src_per_block, &errors};
+    void *args[] = {&proto, &ranks, &steps, &unit, &conns, &src, &src_per_block, &errors};
     CB_CHECK(cudaEventRecord(start));
     CB_CHECK(cudaLaunchCooperativeKernel((void *)pr_ring, blocks, pr_proto[p].threads, args, PR_SMEM));
     CB_CHECK(cudaEventRecord(stop));
@@ -337,7 +346,23 @@ int cb_protocols(const cb_opts &o, md_data *d)
         }
         md_point pt = cb_point(pr_proto[p].op, "fp32", (double)pr_proto[p].payload * steps, nch);
         pt.ranks = ranks;
-        rc = time_ring(o, p, ranks, nch, steps, conns, slots, counters, src, errors, &pt);
+        rc = time_ring(o, p, ranks, nch, steps, pr_proto[p].unit_full, conns, slots, counters, src, errors, &pt);
+        if (rc == 0)
+          rc = md_data_add(d, &pt);
+      }
+    /* A step's own cost: one channel moving the same payload in steps of a full one, about a
+     * half, a quarter ... down to the least step, so that time = steps x (a step's fixed cost)
+     * + bytes / rate separates the two. Each step waits on the step its neighbour finished
+     * just before (recvReduceSend), so a step's fixed cost is one hop of the pipeline as the
+     * multiprocessors see it: the flag or counter written, fenced, seen by the poller. */
+    int most = pr_proto[p].unit_full / pr_proto[p].unit_min; /* least steps in a full one */
+    for (int ri = 0; ri < 2 && rc == 0; ri++)
+      for (int div = 1; most / (div / 2 ? div / 2 : 1) > 1 && rc == 0; div *= 2) {
+        int unit = (most / div > 1 ? most / div : 1) * pr_proto[p].unit_min;
+        int steps = (int)((size_t)pr_proto[p].steps * pr_proto[p].unit_full / (size_t)unit);
+        md_point pt = cb_point(pr_proto[p].step_op, "fp32", (double)pr_unit_bytes(p, unit), steps);
+        pt.ranks = ranks_of[ri];
+        rc = time_ring(o, p, ranks_of[ri], 1, steps, unit, conns, slots, counters, src, errors, &pt);
         if (rc == 0)
           rc = md_data_add(d, &pt);
       }
