@@ -153,6 +153,14 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
     if (!fit_cfit_at_bound(f, i) || i == FIT_P_STEEP) /* the ramp's shape, not hardware */
       continue;
     size_t n = strlen(c->bounds);
+    if (fit_cfit_at_floor(f, i)) {
+      snprintf(c->bounds + n, sizeof c->bounds - n,
+               "%s at the least it takes on %s's GPU (%.3g us, measured: experiments/gpu/): the log is faster at the sizes it "
+               "sets than the model's other latencies allow (the links' own, NCCL's hops across the network)\n",
+               i == FIT_P_LAUNCH ? "NCCL's start" : i == FIT_P_LL128_LAT ? "an LL128 step" : "a Simple step",
+               c->preset->name, f->lo[i] * 1e6);
+      continue;
+    }
     const char *what = i == FIT_P_NIC_BW   ? "each NIC at its line rate"
                        : i == FIT_P_GPU_BW ? "the GPU link at its datasheet rate"
                        : i == FIT_P_NVLS   ? "NVLS at what a GPU's NVLinks carry"
@@ -210,6 +218,12 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
   f->quick = 1;
   f->compute.ll128_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_LL128);
   f->compute.simple_lat = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE);
+  /* no less than the GPU was measured to take, where it was (topo_preset_floors) */
+  topo_floors least;
+  topo_preset_floors(c->preset, &least);
+  f->lo[FIT_P_LAUNCH] = least.launch;
+  f->lo[FIT_P_LL128_LAT] = least.ll128_lat;
+  f->lo[FIT_P_SIMPLE_LAT] = least.simple_lat;
   /* NVLS (NVSwitch nodes of Hopper on): what the switch moves, from NCCL's model of it (n
    * heads x the search's head bandwidth x 5/6), at most what a port carries, (1 + 1/n) of
    * the buffer each way; fitted where a point runs it (clusterfit.c proto_unused) */

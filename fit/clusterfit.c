@@ -70,15 +70,28 @@ typedef struct {
  * coordinate moves by less */
 #define XTOL 1e-10
 
-/* The descent's coordinate of parameter i at value v (its log), and back: at most its bound,
- * where it has one (beyond, the times stop moving with it, and the descent turns back). */
-static double coord(const fit_cfit *f, int i, double v) { return log(f->hi[i] > 0 ? fmin(v, f->hi[i]) : v); }
+/* Parameter i's value v held within its bounds, where it has them */
+static double within(const fit_cfit *f, int i, double v)
+{
+  v = f->hi[i] > 0 ? fmin(v, f->hi[i]) : v;
+  return f->lo[i] > 0 ? fmax(v, f->lo[i]) : v;
+}
 
-static double value(const fit_cfit *f, int i, double x) { return f->hi[i] > 0 ? fmin(exp(x), f->hi[i]) : exp(x); }
+/* The descent's coordinate of parameter i at value v (its log), and back: within its bounds,
+ * where it has them (beyond, the times stop moving with it, and the descent turns back). */
+static double coord(const fit_cfit *f, int i, double v) { return log(within(f, i, v)); }
+
+static double value(const fit_cfit *f, int i, double x) { return within(f, i, exp(x)); }
+
+int fit_cfit_at_floor(const fit_cfit *f, int i)
+{
+  return f->free[i] && f->lo[i] > 0 && *fit_cfit_param((fit_cfit *)f, i) <= (1 + FIT_AT_BOUND) * f->lo[i];
+}
 
 int fit_cfit_at_bound(const fit_cfit *f, int i)
 {
-  return f->free[i] && f->hi[i] > 0 && *fit_cfit_param((fit_cfit *)f, i) >= (1 - FIT_AT_BOUND) * f->hi[i];
+  return fit_cfit_at_floor(f, i) ||
+         (f->free[i] && f->hi[i] > 0 && *fit_cfit_param((fit_cfit *)f, i) >= (1 - FIT_AT_BOUND) * f->hi[i]);
 }
 
 static int has_prior(int param) { return param <= FIT_P_NIC_LAT || param >= FIT_P_LAUNCH; }

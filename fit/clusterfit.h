@@ -75,6 +75,9 @@ typedef struct {
    * GPU link its NVLink figure, a protocol's writes the GPU's memory); a bounded parameter
    * moves as hi / (1 + e^-x), so that the descent can come near the bound, never past it */
   double hi[FIT_NPARAM];
+  /* physical lower bounds (0: none): a time at least what the GPU was measured to take
+   * (topo_preset_floors); the descent holds a parameter there as at hi */
+  double lo[FIT_NPARAM];
   int quick;             /* NCCL's algorithms: 1 fits a single node with the quick replay */
   const nccl_version *nccl_version; /* NCCL's algorithms: whose choice of algorithm, protocol and channels */
   /* out */
@@ -109,6 +112,8 @@ int fit_cfit_run(fit_cfit *f, fit_crun *runs, int nruns);
  * asked for is beyond what the hardware can do, for the algorithm fitted. */
 #define FIT_AT_BOUND 0.01
 int fit_cfit_at_bound(const fit_cfit *f, int i);
+/* The same for its lower bound alone */
+int fit_cfit_at_floor(const fit_cfit *f, int i);
 
 /* |model - measured| / measured over the points whose used flag is `used`: median, max,
  * geometric mean (each floored at 0.01%), count. */

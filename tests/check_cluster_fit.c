@@ -20,6 +20,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "import/import.h"
+#include "topo/presets.h"
 #include "topo/shape.h"
 #include "util/textfile.h"
 #include "check_util.h"
@@ -230,6 +231,36 @@ START_TEST(every_figure_within_the_hardware)
 }
 END_TEST
 
+/* NCCL's own fit of L07 (2 x 8 H100): the log's small sizes (25 us from 16 B) are faster
+ * than the model's latencies of the links and of NCCL's network hops allow, and without a
+ * floor the fit had put NCCL's start at 10 ns and an LL128 step at 9 ns beyond LL's, below
+ * anything an H100 does. They stop at what an H100 was measured to take (topo_preset_floors),
+ * and the fit says so. */
+START_TEST(nccl_figures_stop_at_the_gpus_floors)
+{
+  cli_result r = cli_simcalib("import nccl-tests %s -o %s/m.json", LOGS "L07_hgx_h100_2node16_nccl2262_xpmem.log", dir);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  cli_result_free(&r);
+  r = cli_simcalib("fit %s/m.json -o %s/f.json", dir, dir);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  char path[256];
+  snprintf(path, sizeof path, "%s/f.json", dir);
+  cJSON *c = cli_load_json(path), *cl = cJSON_GetObjectItemCaseSensitive(c, "cluster");
+  const cJSON *dev = cJSON_GetObjectItemCaseSensitive(cl, "compute"), *x;
+  topo_floors least;
+  topo_preset_floors(topo_preset_find("hgx-h100"), &least);
+  double launch = cli_num(dev, "launch_lat"), ll128 = cli_num(dev, "ll128_lat"), simple = cli_num(dev, "simple_lat");
+  ck_assert_msg(launch >= least.launch && ll128 >= least.ll128_lat && simple >= least.simple_lat,
+                "start %g s, LL128 step %g s, Simple step %g s", launch, ll128, simple);
+  int said = 0;
+  cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(cl, "at_bound")) said += strcmp(x->valuestring, "launch_lat") == 0;
+  ck_assert_msg(said && launch <= 1.011 * least.launch, "start %g s, at its floor %d", launch, said);
+  ck_assert_ptr_nonnull(strstr(r.out, "# at a bound: NCCL's start at the least it takes on hgx-h100's GPU"));
+  cJSON_Delete(c);
+  cli_result_free(&r);
+}
+END_TEST
+
 /* simcalib fit writes the cluster fit with every point; platform --calib draws it; the
  * platform's SMPI factors are the ramp (the ring's fit, asked for). */
 START_TEST(fit_file_and_platform_from_it)
@@ -397,7 +428,7 @@ int main(void)
    * sanitizers: a bound on a hang, not on speed */
   CHECK_CASE_FIXTURE(s, "nccl-tests logs", 400, setup, teardown, self_consistency_on_real_logs,
                      held_out_sizes_are_predicted, a_slow_nic_behind_pcie, fit_file_and_platform_from_it,
-                     every_figure_within_the_hardware, validate_takes_an_imported_run, bad_input_exits_2,
+                     every_figure_within_the_hardware, nccl_figures_stop_at_the_gpus_floors, validate_takes_an_imported_run, bad_input_exits_2,
                      the_fit_is_the_same_in_one_process_or_many, a_fabric_past_the_log_is_said);
   return check_run(s);
 }

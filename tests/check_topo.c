@@ -8,7 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_statistics_double.h>
+#include <gsl/gsl_sort.h>
+
 #include "fit/platform_base.h"
+#include "measured/measured.h"
 #include "topo/presets.h"
 #include "topo/routes.h"
 #include "common/sa_error.h"
@@ -272,6 +277,63 @@ START_TEST(measured_preset_compute_is_the_fit_of_its_file)
 }
 END_TEST
 
+/* The fixed part of one step of protocol `op` on a ring of `ranks` multiprocessors: the
+ * intercept of time per step against its size, least squares over the file's points. */
+static double step_fixed(const md_data *d, const char *op, int ranks)
+{
+  double x[16], y[16], c0, c1, c00, c01, c11, ss;
+  size_t n = 0;
+  for (size_t i = 0; i < d->n && n < 16; i++)
+    if (strcmp(d->p[i].op, op) == 0 && d->p[i].ranks == ranks) {
+      x[n] = d->p[i].bytes;
+      y[n++] = d->p[i].time_s / d->p[i].count;
+    }
+  ck_assert_msg(n >= 3, "%s on %d: %zu points", op, ranks, n);
+  gsl_fit_linear(x, 1, y, 1, n, &c0, &c1, &c00, &c01, &c11, &ss);
+  return c0;
+}
+
+/* The floors a fit keeps NCCL's figures above are what the files measured on the GPU say
+ * (experiments/gpu/README.md): a step beyond LL's, the lesser of a ring of 2 and of 8, and an
+ * NCCL call on one GPU, the median of its sizes up to 64 KiB. One number written twice
+ * must not drift; and each lies under NCCL's own per-hop figure on NVLink. */
+START_TEST(measured_floors_are_their_files)
+{
+  const topo_preset *p = topo_preset_find("hgx-h100");
+  topo_floors f;
+  topo_preset_floors(p, &f);
+  md_data d = {0};
+  char err[256];
+  ck_assert_msg(md_data_read(&d, "experiments/gpu/h100-sxm-steps.json", err, sizeof err) == 0, "%s", err);
+  double ll128 = 1, simple = 1;
+  for (int r = 2; r <= 8; r += 6) {
+    double ll = step_fixed(&d, "step_ll", r);
+    ll128 = fmin(ll128, step_fixed(&d, "step_ll128", r) - ll);
+    simple = fmin(simple, step_fixed(&d, "step_simple", r) - ll);
+  }
+  md_data_free(&d);
+  ck_assert_msg(fabs(f.ll128_lat - ll128) <= 0.01 * ll128, "LL128: preset %g s, file %g", f.ll128_lat, ll128);
+  ck_assert_msg(fabs(f.simple_lat - simple) <= 0.01 * simple, "Simple: preset %g s, file %g", f.simple_lat, simple);
+  ck_assert(f.ll128_lat < 1.9e-6 - 0.6e-6 && f.simple_lat < 3.4e-6 - 0.6e-6);
+
+  memset(&d, 0, sizeof d);
+  ck_assert_msg(md_data_read(&d, "experiments/gpu/h100-sxm-nccl1.json", err, sizeof err) == 0, "%s", err);
+  double t[64];
+  size_t n = 0;
+  for (size_t i = 0; i < d.n && n < 64; i++)
+    if (strcmp(d.p[i].op, "allreduce") == 0 && d.p[i].inplace == 0 && d.p[i].bytes <= 65536)
+      t[n++] = d.p[i].time_s;
+  md_data_free(&d);
+  ck_assert_uint_ge(n, 10);
+  gsl_sort(t, 1, n);
+  double launch = gsl_stats_median_from_sorted_data(t, 1, n);
+  ck_assert_msg(fabs(f.launch - launch) <= 0.01 * launch, "launch: preset %g s, file %g", f.launch, launch);
+
+  topo_preset_floors(topo_preset_find("hgx-a100"), &f); /* not measured: no floor */
+  ck_assert(f.launch == 0 && f.ll128_lat == 0 && f.simple_lat == 0);
+}
+END_TEST
+
 START_TEST(every_dense_algorithm_verifies_on_4x8_rails)
 {
   char path[256], args[512];
@@ -338,7 +400,8 @@ int main(void)
   Suite *s = suite_create("topo");
   CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
                      rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
-                     nic_rate_note_is_true, measured_preset_compute_is_the_fit_of_its_file, rail_units_delay_and_limit_as_one_switch,
+                     nic_rate_note_is_true, measured_preset_compute_is_the_fit_of_its_file, measured_floors_are_their_files,
+                     rail_units_delay_and_limit_as_one_switch,
                      every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused);
   return check_run(s);
 }

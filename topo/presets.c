@@ -88,6 +88,28 @@ static const struct {
      "experiments/gpu/h100-sxm-kernels.json"},
 };
 
+/* The floors of topo_floors, where measured. hgx-h100: one H100 80GB HBM3 (SXM5), 2026-11-27,
+ * experiments/gpu/h100-sxm-nccl1.json (an NCCL 2.2x allreduce call on one rank, out of
+ * place, batched back to back: median of its sizes up to 64 KiB, 5.83 us) and
+ * h100-sxm-steps.json (a ring of 2 or 8 multiprocessors handing NCCL's steps on, time per
+ * step against its size: the fixed part LL 0.55 / 0.59 us, LL128 1.06 / 0.90, Simple 2.14
+ * / 2.12; beyond LL's, the lesser of the two rings). NCCL's own per-hop figures on NVLink
+ * (src/graph/tuning.cc hwLat at v2.26.2-1: 0.6, 1.9, 3.4 us) lie above each. */
+static const struct {
+  const char *preset;
+  topo_floors f;
+} floors[] = {
+    {"hgx-h100", {.launch = 5.83e-6, .ll128_lat = 0.898e-6 - 0.585e-6, .simple_lat = 2.118e-6 - 0.585e-6}},
+};
+
+void topo_preset_floors(const topo_preset *p, topo_floors *f)
+{
+  memset(f, 0, sizeof *f);
+  for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
+    if (strcmp(floors[i].preset, p->name) == 0)
+      *f = floors[i].f;
+}
+
 const char *topo_preset_measured(const topo_preset *p)
 {
   for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)

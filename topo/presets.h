@@ -51,4 +51,14 @@ void topo_preset_compute(const topo_preset *p, sa_compute *c);
  * on the GPU itself, experiments/gpu/), or NULL when they are derived as above. */
 const char *topo_preset_measured(const topo_preset *p);
 
+/* The least that NCCL's steps and start can take on the preset's GPU, measured on it
+ * (experiments/gpu/README.md), in seconds; 0 where not measured. A fit keeps NCCL's figures
+ * at these or above: below, the times it matches are matched for another reason. */
+typedef struct {
+  double launch;     /* an NCCL allreduce call, back to back on one GPU (launch_lat) */
+  double ll128_lat;  /* a step of LL128 beyond one of LL, as the multiprocessors hand it on */
+  double simple_lat; /* a step of Simple beyond one of LL */
+} topo_floors;
+void topo_preset_floors(const topo_preset *p, topo_floors *f);
+
 #endif
