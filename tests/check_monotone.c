@@ -3,10 +3,14 @@
  * choice among them aside), from 1 KiB to 1 GiB at each power of two (where a fitted ramp's piecewise SMPI factor changes:
  * docs/nccl-tests.md). A fit's ramp once made the ring's time at 1 KiB 3161 s and 0.4 s at
  * 64 KiB (L12 fitted as a ring across 4 nodes, its NICs at their line rate): the ramp's
- * steepness is now at most 1 (fit/clustercal.c). */
+ * steepness is now at most 1 (fit/clustercal.c). And NCCL's own fit of every shared log of a
+ * known server writes figures the hardware allows (each NIC at most its line rate, a GPU link
+ * its datasheet's, a protocol's writes its memory's, NVLS what a GPU's links carry, times
+ * at least the GPU's measured floors) on a platform whose times never fall. */
 #include <stdio.h>
 #include <string.h>
 
+#include "topo/presets.h"
 #include "check_util.h"
 #include "cli_run.h"
 
@@ -81,6 +85,80 @@ START_TEST(ring_fits_with_their_ramp)
 }
 END_TEST
 
+/* The shared logs NCCL's fit takes with no help (L04's GPU names no preset; L13 and L14 are
+ * K80 and AMD): its default, NCCL's own choice, or NCCL's ring where the log forced it. */
+static const struct {
+  const char *log, *extra;
+  int nodes;
+} logs[] = {
+    {"L01_h100_2node16_ztan.log", "", 2},
+    {"L02_a100x8_superbench.log", "", 1},
+    {"L03_a100x2_nccl2205_info.log", "", 1},
+    {"L05_dgx2_v100x12_errmag.log", "", 1},
+    {"L06_efa_2node_v100_nccl264.log", "", 2},
+    {"L07_hgx_h100_2node16_nccl2262_xpmem.log", "", 2},
+    {"L08_hgx_h100_4node32_nccl2262_runline.log", "", 4},
+    {"L09_gjaion_h100_2node16.log", "", 2},
+    {"L12_gjaion_h100_2node16_ring.log", "--nccl-algo Ring", 2},
+};
+
+/* at most hi, where the figure was written */
+static void at_most(const char *log, const cJSON *o, const char *key, double hi)
+{
+  double v = cli_num(o, key);
+  ck_assert_msg(v <= hi * (1 + 1e-9), "%s: %s %g, past its bound %g", log, key, v, hi);
+}
+
+/* at least lo, where the figure was written */
+static void at_least(const char *log, const cJSON *o, const char *key, double lo)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  ck_assert_msg(!cJSON_IsNumber(v) || v->valuedouble >= lo * (1 - 1e-9), "%s: %s %g, under its floor %g", log, key,
+                cJSON_IsNumber(v) ? v->valuedouble : 0, lo);
+}
+
+START_TEST(nccl_fits_of_every_log)
+{
+  char dir[64], log[160];
+  ck_assert_int_eq(cli_tmpdir(dir, "check_monotone"), 0);
+  snprintf(log, sizeof log, "tests/data/measured/%s", logs[_i].log);
+  cli_result r = cli_simcalib("import nccl-tests %s -o %s/m.json", log, dir);
+  ck_assert_msg(r.status == 0, "%s: %s", log, r.err);
+  cli_result_free(&r);
+  r = cli_simcalib("fit %s/m.json %s -o %s/f.json", dir, logs[_i].extra, dir);
+  ck_assert_msg(r.status == 0, "%s: %s", log, r.err);
+  cli_result_free(&r);
+  char path[128];
+  snprintf(path, sizeof path, "%s/f.json", dir);
+  cJSON *doc = cli_load_json(path);
+  const cJSON *cl = cJSON_GetObjectItemCaseSensitive(doc, "cluster"),
+              *dev = cJSON_GetObjectItemCaseSensitive(cl, "compute");
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(cl, "preset");
+  ck_assert_msg(cJSON_IsString(name), "%s: no preset", log);
+  const topo_preset *p = topo_preset_find(name->valuestring);
+  ck_assert_ptr_nonnull(p);
+  double n = cli_num(cl, "gpus_per_node");
+  at_most(log, cl, "nic_bw_Bps", p->nic_line_Bps);
+  at_most(log, cl, "gpu_bw_Bps", p->gpu_bw);
+  at_most(log, dev, "ll_bw", p->hbm_Bps);
+  at_most(log, dev, "ll128_bw", p->hbm_Bps);
+  at_most(log, dev, "simple_bw", p->hbm_Bps);
+  at_most(log, dev, "nvls_bw", p->gpu_bw * n / (n + 1));
+  topo_floors least;
+  topo_preset_floors(p, &least);
+  at_least(log, dev, "launch_lat", least.launch);
+  at_least(log, dev, "ll128_lat", least.ll128_lat);
+  at_least(log, dev, "simple_lat", least.simple_lat);
+  cJSON_Delete(doc);
+  snprintf(path, sizeof path, "%s/p.xml", dir);
+  r = cli_simcalib("platform --calib %s/f.json --nodes %d -o %s", dir, logs[_i].nodes, path);
+  ck_assert_msg(r.status == 0, "%s: %s", log, r.err);
+  cli_result_free(&r);
+  never_falls(path, "", "all,nccl-ring,nccl-tree", "1K:1G:4");
+  cli_rmtree(dir);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("monotone");
@@ -89,5 +167,6 @@ int main(void)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, ring_fits_with_their_ramp);
   suite_add_tcase(s, tc);
+  CHECK_LOOP_CASE(s, "NCCL's fits", 300, nccl_fits_of_every_log, (int)(sizeof logs / sizeof logs[0]));
   return check_run(s);
 }
