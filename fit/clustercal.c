@@ -11,6 +11,7 @@
 #include "nccl/nccl_proto.h"
 #include "models/cost.h"
 #include "topo/fit_cover.h"
+#include "clustereval.h"
 #include "forked.h"
 
 int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
@@ -149,6 +150,18 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
              "NCCL's start at %.3g us, %.1f times NCCL's own %.3g (%s's largest baseLat): time the model misses at the "
              "small sizes put on it (LL128's steps: docs/nccl.md, Slices back to back)\n",
              f->compute.launch_lat * 1e6, f->compute.launch_lat / own, own * 1e6, f->nccl_version->name);
+  /* a step on the GPU's own hops far beyond what NCCL's tuning gives it over LL's (hwLat's
+   * NVLink row, the extra that stands when the platform gives none) */
+  for (int proto = NCCL_PROTO_LL128; nccl && proto <= NCCL_PROTO_SIMPLE; proto++) {
+    int i = proto == NCCL_PROTO_LL128 ? FIT_P_LL128_LAT : FIT_P_SIMPLE_LAT;
+    double v = *fit_cfit_param((fit_cfit *)f, i), ref = nccl_hop_extra_s(NCCL_HW_NVLINK, NCCL_ALGO_RING, proto);
+    size_t n = strlen(c->above);
+    if (f->free[i] && ref > 0 && v > FIT_FAR_ABOVE * ref)
+      snprintf(c->above + n, sizeof c->above - n,
+               "a step of %s on a GPU's hops at %.3g us beyond one of LL, %.1f times NCCL's own %.3g (hwLat on "
+               "NVLink): time the model misses at the sizes %s runs put on it\n",
+               nccl_proto_name(proto), v * 1e6, v / ref, ref * 1e6, nccl_proto_name(proto));
+  }
   for (int i = 0; i < FIT_NPARAM; i++) {
     if (!fit_cfit_at_bound(f, i) || i == FIT_P_STEEP) /* the ramp's shape, not hardware */
       continue;

@@ -60,7 +60,8 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
 
 /* A link's rate under this share of the preset's is reported (fit_cluster.below). */
 #define FIT_FAR_BELOW 0.7
-/* NCCL's start fitted above this many times NCCL's own is reported (fit_cluster.above). */
+/* NCCL's start, or a step of LL128 or Simple on a GPU's hops, fitted above this many times
+ * NCCL's own is reported (fit_cluster.above). */
 #define FIT_FAR_ABOVE 2.0
 
 typedef struct {
@@ -71,7 +72,7 @@ typedef struct {
   char assumed[1024]; /* one line each: what the logs do not say and was taken */
   char bounds[1024];  /* one line each: a figure that ended at its physical bound, and what that suggests */
   char below[1024];   /* one line each: a link's rate fitted far below the preset's (FIT_FAR_BELOW) */
-  char above[512];    /* NCCL's start fitted far above NCCL's own (FIT_FAR_ABOVE) */
+  char above[1024];   /* one line each: NCCL's start or steps fitted far above NCCL's own (FIT_FAR_ABOVE) */
 } fit_cluster;
 
 /* Gathers every allreduce run of d whose shape is known, picks the node (o->preset, else

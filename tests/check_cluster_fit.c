@@ -235,7 +235,7 @@ END_TEST
  * than the model's latencies of the links and of NCCL's network hops allow, and without a
  * floor the fit had put NCCL's start at 10 ns and an LL128 step at 9 ns beyond LL's, below
  * anything an H100 does. They stop at what an H100 was measured to take (topo_preset_floors),
- * and the fit says so. */
+ * and the fit says so, as it says where it put time far beyond NCCL's own figures. */
 START_TEST(nccl_figures_stop_at_the_gpus_floors)
 {
   cli_result r = cli_simcalib("import nccl-tests %s -o %s/m.json", LOGS "L07_hgx_h100_2node16_nccl2262_xpmem.log", dir);
@@ -256,6 +256,9 @@ START_TEST(nccl_figures_stop_at_the_gpus_floors)
   cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(cl, "at_bound")) said += strcmp(x->valuestring, "launch_lat") == 0;
   ck_assert_msg(said && launch <= 1.011 * least.launch, "start %g s, at its floor %d", launch, said);
   ck_assert_ptr_nonnull(strstr(r.out, "# at a bound: NCCL's start at the least it takes on hgx-h100's GPU"));
+  /* and the time put on its Simple steps instead, far beyond NCCL's own 2.8 us, is said */
+  ck_assert_msg(simple > 2 * 2.8e-6, "Simple step %g s", simple);
+  ck_assert_ptr_nonnull(strstr(r.out, "# far above: a step of Simple on a GPU's hops at"));
   cJSON_Delete(c);
   cli_result_free(&r);
 }
