@@ -86,6 +86,10 @@ START_TEST(nccl_tree_model_follows_the_simulation)
   ck_assert_int_eq(compare("--platform tencent16 --nodes 4 --algo nccl-tree --sizes 1K:1G:8", 0.03, 0.02), 8);
   compare("--platform tencent16 --nodes 3 --ranks-per-node 3 --algo nccl-tree --proto LL128 --sizes 4K:16M:16", 0.03,
           0.02);
+  /* timed as nccl-tests times it, on the shipped 4 x 8 H100: the runner's warm-ups leave the
+   * steady state the model gives (one left the first allreduce's skew: 7.0% at 64 KiB) */
+  ck_assert_int_eq(
+      compare("--platform hgx-h100-rails --algo nccl-tree --timing nccl-tests --sizes 64K:4M:8", 0.03, 0.02), 3);
 }
 END_TEST
 
