@@ -700,6 +700,12 @@ static int connect(des *d, int algo)
       rc = SA_EINVAL;
     else
       rc = cost_route_use_of(d->c, se[i].from, se[i].to, &x->u);
+    /* SimGrid 3.32 gives a message that pays no latency a sharing penalty of 1, not its
+     * route's latency plus weight-S over its links' bandwidths (src/surf/network_cm02.cpp,
+     * comm_action_set_variable: a variable made at 1.0 is never updated, as one made at 0 is
+     * once its latency is paid): back to back, NCCL's slices share their links evenly */
+    if (rc == 0 && d->c->net->late_latency)
+      x->u.penalty = 1;
     double w = d->st[se[i].stream].weight > 1 ? d->st[se[i].stream].weight : 1;
     for (int k = 0; k < x->u.n; k++) /* a stream standing for w loads its links w times */
       x->u.coef[k] *= w;
