@@ -168,8 +168,9 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
     size_t n = strlen(c->bounds);
     if (fit_cfit_at_floor(f, i)) {
       snprintf(c->bounds + n, sizeof c->bounds - n,
-               "%s at the least it takes on %s's GPU (%.3g us, measured: experiments/gpu/): the log is faster at the sizes it "
-               "sets than the model's other latencies allow (the links' own, NCCL's hops across the network)\n",
+               "%s at the least it takes on %s's GPU (%.3g us, measured: experiments/gpu/): the log is faster at "
+               "the sizes it sets than the model's other latencies allow (the links' own, NCCL's hops across the "
+               "network)\n",
                i == FIT_P_LAUNCH ? "NCCL's start" : i == FIT_P_LL128_LAT ? "an LL128 step" : "a Simple step",
                c->preset->name, f->lo[i] * 1e6);
       continue;

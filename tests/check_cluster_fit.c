@@ -253,7 +253,10 @@ START_TEST(nccl_figures_stop_at_the_gpus_floors)
   ck_assert_msg(launch >= least.launch && ll128 >= least.ll128_lat && simple >= least.simple_lat,
                 "start %g s, LL128 step %g s, Simple step %g s", launch, ll128, simple);
   int said = 0;
-  cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(cl, "at_bound")) said += strcmp(x->valuestring, "launch_lat") == 0;
+  cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(cl, "at_bound"))
+  {
+    said += strcmp(x->valuestring, "launch_lat") == 0;
+  }
   ck_assert_msg(said && launch <= 1.011 * least.launch, "start %g s, at its floor %d", launch, said);
   ck_assert_ptr_nonnull(strstr(r.out, "# at a bound: NCCL's start at the least it takes on hgx-h100's GPU"));
   /* and the time put on its Simple steps instead, far beyond NCCL's own 2.8 us, is said */
@@ -431,7 +434,8 @@ int main(void)
    * sanitizers: a bound on a hang, not on speed */
   CHECK_CASE_FIXTURE(s, "nccl-tests logs", 400, setup, teardown, self_consistency_on_real_logs,
                      held_out_sizes_are_predicted, a_slow_nic_behind_pcie, fit_file_and_platform_from_it,
-                     every_figure_within_the_hardware, nccl_figures_stop_at_the_gpus_floors, validate_takes_an_imported_run, bad_input_exits_2,
+                     every_figure_within_the_hardware, nccl_figures_stop_at_the_gpus_floors,
+                     validate_takes_an_imported_run, bad_input_exits_2,
                      the_fit_is_the_same_in_one_process_or_many, a_fabric_past_the_log_is_said);
   return check_run(s);
 }

@@ -400,7 +400,8 @@ int main(void)
   Suite *s = suite_create("topo");
   CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
                      rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
-                     nic_rate_note_is_true, measured_preset_compute_is_the_fit_of_its_file, measured_floors_are_their_files,
+                     nic_rate_note_is_true, measured_preset_compute_is_the_fit_of_its_file,
+                     measured_floors_are_their_files,
                      rail_units_delay_and_limit_as_one_switch,
                      every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused);
   return check_run(s);
