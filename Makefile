@@ -231,7 +231,10 @@ SAN_TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 # the shell tests that drive the driver ($SIMALLREDUCE_BIN) through its signals, platforms and
 # what it keeps of big ones
 SAN_SH    := tests/test_foreign_platforms.sh tests/test_kill.sh tests/test_platform_cache.sh
+# The plain build too: experiments/run.sh and the tuner tests' exports call bin/simallreduce,
+# so that make sanitize alone on a fresh clone passes as it does after make check.
 sanitize: deps
+	$(MAKE) all
 	$(MAKE) B=build/san BIN=bin/san CC="$(SAN_CC)" bin/san/simallreduce bin/san/ar_runner bin/san/platform_zone.so \
 	  bin/san/simcalib \
 	  bin/san/simcalib_pp_smpi $(if $(HAVE_MPICC),bin/san/simcalib_pp) $(SAN_TESTS)
