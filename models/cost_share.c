@@ -1,9 +1,9 @@
 /* cost_share.c: how messages sent at once share the links, as SimGrid's network model shares
  * them: weighted max-min fairness (every message on a saturated link gets the same rate
  * times its penalty, the penalty being its route's latency + weight-S * sum of 1/bandwidth,
- * so long routes get less), each message bounded by what it would get alone and by TCP's
- * window over its latency, a FATPIPE link never shared, and with cross traffic 5% of each
- * message's rate charged to its reverse route. Messages of one step have one size, so the
+ * so long routes get less, or 1 on a route of no latency), each message bounded by what it
+ * would get alone and by TCP's window over its latency, a FATPIPE link never shared, and with
+ * cross traffic 5% of each message's rate charged to its reverse route. Messages of one step have one size, so the
  * fluid evolution (rates recomputed as messages finish) scales with it: each message's time
  * per byte is computed once, for one byte. */
 #include <math.h>
@@ -65,7 +65,11 @@ int cost_route_use_of(const cost_ctx *c, int src, int dst, cost_route_use *f)
   f->bound = p.bw;
   if (c->net->tcp_gamma > 0)
     f->bound = fmin(f->bound, c->net->tcp_gamma / (2.0 * p.lat));
-  f->penalty = p.lat + c->net->weight_s * p.inv_bw;
+  /* SimGrid 3.32 makes a message that has no latency to pay with penalty 1 and never changes
+   * it (src/surf/network_cm02.cpp: a variable made at 1.0; one made at 0 takes latency plus
+   * weight-S once its latency is paid): on a route of no latency every message gets an even
+   * share, whatever its links' bandwidths (tests/data/platforms/zerolat4.xml) */
+  f->penalty = p.lat > 0 ? p.lat + c->net->weight_s * p.inv_bw : 1;
   if (!(f->penalty > 0))
     f->penalty = 1;
   for (int i = 0; i < p.n && rc == 0; i++)

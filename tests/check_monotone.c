@@ -54,8 +54,8 @@ static const struct {
     {"dgx1", "", "all,topk,hitopk,nccl,nccl-ring,nccl-tree", "1K:1G:2"},
     {"hgx-h100-rails", "--nodes 2", "all,topk,hitopk,nccl,nccl-ring,nccl-tree,nvls-tree", "1K:1G:4"},
     {"hgx-h100-rails", "--nodes 1", "nvls", "1K:1G:4"},
-    {"tests/data/platforms/l02_nccl_fit.xml", "", "all,nccl", "1K:1G:2"},
-    {"tests/data/platforms/l12_nccl_ring_fit.xml", "", "all,nccl-ring", "1K:1G:4"},
+    {PLAT "l02_nccl_fit.xml", "", "all,nccl", "1K:1G:2"},
+    {PLAT "l12_nccl_ring_fit.xml", "", "all,nccl-ring", "1K:1G:4"},
 };
 
 START_TEST(shipped_and_fitted_platforms)

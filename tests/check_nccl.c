@@ -11,7 +11,6 @@
 #include "check_util.h"
 #include "cli_run.h"
 
-#define PLAT "tests/data/platforms/"
 
 static const char *str(const cJSON *o, const char *key)
 {

@@ -28,9 +28,9 @@ typedef struct {
 } fitted;
 
 static const fitted fits[] = {
-    {"tests/data/measured/L02_a100x8_superbench.log", "tests/data/platforms/l02_nccl_fit.xml", "nccl", "8:8G:2",
+    {"tests/data/measured/L02_a100x8_superbench.log", PLAT "l02_nccl_fit.xml", "nccl", "8:8G:2",
      "8,256K,4M,64M", 31, NULL},
-    {"tests/data/measured/L12_gjaion_h100_2node16_ring.log", "tests/data/platforms/l12_nccl_ring_fit.xml", "nccl-ring",
+    {"tests/data/measured/L12_gjaion_h100_2node16_ring.log", PLAT "l12_nccl_ring_fit.xml", "nccl-ring",
      "1M:1G:2", "1M,32M", 11, NULL},
 };
 

@@ -12,7 +12,7 @@
 #include "cli_run.h"
 #include "topo/fit_cover.h"
 
-#define L12 "--platform tests/data/platforms/l12_nccl_ring_fit4.xml --mode model"
+#define L12 "--platform " PLAT "l12_nccl_ring_fit4.xml --mode model"
 
 START_TEST(cover_line_reads_back)
 {

@@ -282,7 +282,7 @@ END_TEST
  * another place on the clock, SimGrid's sums rounding differently there (runner_clock.c). */
 START_TEST(a_point_does_not_depend_on_the_points_before_it)
 {
-  const char *base = "--platform tests/data/platforms/l02_nccl_fit.xml --nodes 1 --algo nccl";
+  const char *base = "--platform " PLAT "l02_nccl_fit.xml --nodes 1 --algo nccl";
   const char *sizes[] = {"4G", "8,4G"};
   double t[2];
   char args[256];

@@ -2,6 +2,9 @@
 #ifndef CLI_RUN_H
 #define CLI_RUN_H
 
+/* The test platforms written for the suites (tests/data/platforms/), as --platform takes them. */
+#define PLAT "tests/data/platforms/"
+
 #include <cjson/cJSON.h>
 
 typedef struct {
