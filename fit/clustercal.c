@@ -8,6 +8,7 @@
 
 #include "common/sa_error.h"
 #include "util/sizes.h"
+#include "nccl/nccl_env.h"
 #include "nccl/nccl_proto.h"
 #include "models/cost.h"
 #include "topo/fit_cover.h"
@@ -27,18 +28,19 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
       return SA_EINVAL;
     }
     o->algo = value;
-  } else if (strcmp(name, "nccl-algo") == 0) {
-    /* NCCL_ALGO's names (src/graph/tuning.cc ncclAlgoStr), as a user sets them */
-    static const char *const algo[][2] = {{"ring", "nccl-ring"}, {"tree", "nccl-tree"}, {"nvls", "nvls"},
-                                          {"nvlstree", "nvls-tree"}};
-    size_t i = 0;
-    while (i < sizeof algo / sizeof algo[0] && strcasecmp(value, algo[i][0]) != 0)
-      i++;
-    if (i == sizeof algo / sizeof algo[0]) {
-      fprintf(stderr, "simcalib: --nccl-algo %s: NCCL_ALGO's Ring, Tree, NVLS or NVLSTree\n", value);
+  } else if (strcmp(name, "nccl-algo") == 0 || strcmp(name, "nccl-proto") == 0) {
+    int proto = strcmp(name, "nccl-proto") == 0;
+    unsigned set = nccl_env_parse(proto ? NCCL_ENV_PROTO : NCCL_ENV_ALGO, value, why, sizeof why);
+    if (!set) {
+      fprintf(stderr, "simcalib: --%s: %s\n", name, why);
       return SA_EINVAL;
     }
-    o->algo = algo[i][1];
+    *(proto ? &o->nccl_protos : &o->nccl_algos) = set;
+  } else if (strcmp(name, "nccl-version") == 0) {
+    if (!(o->nccl_version = nccl_version_find(value))) {
+      fprintf(stderr, "simcalib: --nccl-version %s: not modelled (known: %s)\n", value, nccl_version_list());
+      return SA_EINVAL;
+    }
   } else if (strcmp(name, "holdout") == 0) {
     if (strcmp(value, "odd") != 0 && strcmp(value, "even") != 0) {
       fprintf(stderr, "simcalib: --holdout is odd or even, not '%s'\n", value);
@@ -207,14 +209,18 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
 /* The fit of NCCL's algorithms: the links at their own rates (no ramp: the protocols' slices
  * are what the ramp stood for), the sums charged as the simulation charges them, and the
  * start of a collective and the rates a GPU writes each protocol's lines at, fitted. */
-static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, const char *version)
+static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, const char *version,
+                           const nccl_version *given)
 {
   int exact = 0;
-  f->nccl_version = nccl_version_nearest(version, &exact);
+  f->nccl_version = given ? given : nccl_version_nearest(version, &exact);
   if (!f->nccl_version)
     f->nccl_version = nccl_version_default();
   const char *name = f->nccl_version->name;
-  if (!version)
+  if (given)
+    note(c, "NCCL's version: %s, as --nccl-version says%s\n", name,
+         version ? " (the logs print another: their own version line is set aside)" : "");
+  else if (!version)
     note(c, "NCCL's version: the logs do not print it; its choice as %s makes it%s\n", name, "");
   else if (!exact)
     note(c, "NCCL's version: the logs' %s is not modelled; its choice as %s, the nearest release modelled, makes it\n",
@@ -254,8 +260,44 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
     f->free[i] = single > 0 || (i != FIT_P_LL && i != FIT_P_LL128 && i != FIT_P_SIMPLE);
   if (!single)
     f->compute.ll_bw = f->compute.ll128_bw = f->compute.simple_bw = 0;
+  char algos[64], protos[64];
+  nccl_env_format(NCCL_ENV_ALGO, f->nccl_algos, algos, sizeof algos);
+  nccl_env_format(NCCL_ENV_PROTO, f->nccl_protos, protos, sizeof protos);
   note(c, "NCCL's algorithm: %s, with NCCL %s's choice of protocol and channels at each size\n", f->algo, name);
+  if (f->nccl_algos || f->nccl_protos) { /* what the runs did not leave NCCL: a run of --algo nccl needs it too */
+    char run[192];
+    snprintf(run, sizeof run, "%s%s%s%s%s", f->algo, f->nccl_algos ? " --nccl-algo " : "", f->nccl_algos ? algos : "",
+             f->nccl_protos ? " --proto " : "", f->nccl_protos ? protos : "");
+    note(c, "NCCL's choice: as the logs' runs left it (simallreduce --algo %s to run the same)%s\n", run, "");
+  }
   note(c, "sums: charged on the GPU as the simulation charges them (%s's memory)%s\n", c->preset->name, "");
+}
+
+/* What NCCL_ALGO and NCCL_PROTO left NCCL, from the options, else the logs' INFO lines (kept as
+ * printed: read here as NCCL reads them); one algorithm is fitted as its own model
+ * (nccl-ring, ...), several as NCCL's choice among them. */
+static int nccl_left(const fit_cluster_opts *o, const char *algo_env, const char *proto_env, fit_cfit *f, char *err,
+                     size_t errlen)
+{
+  char why[256];
+  f->nccl_algos = o->nccl_algos;
+  f->nccl_protos = o->nccl_protos;
+  if (!f->nccl_algos && algo_env && !(f->nccl_algos = nccl_env_parse(NCCL_ENV_ALGO, algo_env, why, sizeof why))) {
+    snprintf(err, errlen, "the logs' NCCL_ALGO line: %s", why);
+    return SA_EINVAL;
+  }
+  if (!f->nccl_protos && proto_env && !(f->nccl_protos = nccl_env_parse(NCCL_ENV_PROTO, proto_env, why, sizeof why))) {
+    snprintf(err, errlen, "the logs' NCCL_PROTO line: %s", why);
+    return SA_EINVAL;
+  }
+  if (strcmp(f->algo, "nccl") != 0)
+    f->nccl_algos = 0; /* one model asked for by name (--fit-algo) */
+  for (int a = 0; a < NCCL_NALGO; a++)
+    if (f->nccl_algos == NCCL_BIT(a)) { /* one algorithm left: its own model */
+      f->algo = cost_nccl_name(a);
+      f->nccl_algos = 0;
+    }
+  return 0;
 }
 
 int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_cluster *c, char *err, size_t errlen)
@@ -265,7 +307,7 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
   c->runs = calloc(d->nruns + 1, sizeof *c->runs);
   if (!c->runs)
     return SA_ENOMEM;
-  const char *model = NULL, *version = NULL;
+  const char *model = NULL, *version = NULL, *algo_env = NULL, *proto_env = NULL;
   int single = 0, multi = 0, nccl_tests = 0;
   for (size_t r = 0; r < d->nruns; r++) {
     int got = gather(d, (int)r, o, &c->runs[c->nruns]);
@@ -279,6 +321,10 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
       model = d->runs[r].gpu_models[0];
     if (!version && d->runs[r].nccl_version[0])
       version = d->runs[r].nccl_version;
+    if (!algo_env && d->runs[r].nccl_algo[0])
+      algo_env = d->runs[r].nccl_algo;
+    if (!proto_env && d->runs[r].nccl_proto[0])
+      proto_env = d->runs[r].nccl_proto;
     nccl_tests += strcmp(d->runs[r].tool, "nccl-tests") == 0;
     single += c->runs[c->nruns].nodes == 1;
     multi += c->runs[c->nruns].nodes > 1;
@@ -301,8 +347,12 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
   if (!o->preset)
     note(c, "node and NICs: %s's, the server of the logs' GPU (%s)\n", c->preset->name, model);
   fit_cfit *f = &c->fit;
-  /* nccl-tests ran NCCL: what it chose, unless told otherwise */
+  /* nccl-tests ran NCCL: what it chose, among what NCCL_ALGO and NCCL_PROTO left it (the
+   * options', else the logs' lines), unless told to fit another algorithm */
   f->algo = o->algo ? o->algo : nccl_tests ? "nccl" : "ring";
+  int rc = nccl_left(o, algo_env, proto_env, f, err, errlen);
+  if (rc)
+    return rc;
   topo_preset_cluster(c->preset, 1, &f->topo);
   /* a NIC behind a slower PCIe link would not move the time where the fit starts it (its
    * slope nil): it starts at that link's rate, which is all it can carry there (L06: a NIC
@@ -317,12 +367,12 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
   f->hi[FIT_P_NIC_BW] = c->preset->nic_line_Bps;
   f->hi[FIT_P_LL] = f->hi[FIT_P_LL128] = f->hi[FIT_P_SIMPLE] = c->preset->hbm_Bps;
   if (cost_is_nccl(f->algo)) {
-    nccl_protocols(c, f, single, multi, version);
+    nccl_protocols(c, f, single, multi, version, o->nccl_version);
   } else {
     note(c, "the algorithm: fitted as if the logs ran %s%s\n", f->algo, "");
     ramp(c, f, single, multi);
   }
-  int rc = fit_cfit_run(f, c->runs, c->nruns);
+  rc = fit_cfit_run(f, c->runs, c->nruns);
   if (!fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS, 0) &&
       !fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS_TREE, 0)) /* none ran it: NCCL's model of it stays */
     f->compute.nvls_bw = 0;

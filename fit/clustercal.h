@@ -36,16 +36,24 @@ typedef struct {
   int inplace;        /* nccl-tests' in-place times instead of out-of-place */
   const char *preset; /* the node and NICs to start from; NULL: the one the logs' GPU names */
   int jobs;           /* processes the fit runs at once (forked.h); 0: one per processor */
+  /* what NCCL ran, where the logs do not say: the algorithms NCCL_ALGO and the protocols
+   * NCCL_PROTO left it (sets of nccl/nccl_env.h; 0: as the logs say, else NCCL's choice),
+   * and its version (NULL: the logs', else the default) */
+  unsigned nccl_algos, nccl_protos;
+  const nccl_version *nccl_version;
 } fit_cluster_opts;
 
 /* The options both fit and platform take for it, by name without "--": fit-algo, holdout,
- * min-bytes, inplace (no value), preset, nccl-algo, jobs. 1 when name is one of them (0 when not, the value
+ * min-bytes, inplace (no value), preset, nccl-algo, jobs, nccl-proto, nccl-version. 1 when name is one of them (0 when not, the value
  * untouched), or SA_EINVAL with a line on stderr for a bad value. */
 int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value);
 #define FIT_CLUSTER_OPTIONS                                                                                         \
   "  --fit-algo A      the algorithm whose cost model is fitted (default: nccl, NCCL's own choice, for\n"        \
   "                    nccl-tests logs; ring for others)\n"                                                      \
-  "  --nccl-algo A     the log ran NCCL with NCCL_ALGO=A (Ring, Tree, NVLS, NVLSTree): fit that one\n"          \
+  "  --nccl-algo A     the log ran NCCL with NCCL_ALGO=A (Ring, Tree, NVLS, NVLSTree, a list or ^list):\n"   \
+  "                    fit NCCL's choice among those (default: the log's NCCL_ALGO line, else all)\n"        \
+  "  --nccl-proto P    the log ran NCCL with NCCL_PROTO=P (LL, LL128, Simple, a list or ^list)\n"             \
+  "  --nccl-version V  the NCCL that ran (default: the version the log prints, else 2.26.2)\n"              \
   "  --holdout odd|even  fit every other size of each run, report the others apart\n"                            \
   "  --min-bytes S     fit the sizes from S (default 0), report the smaller ones\n"                               \
   "  --inplace         nccl-tests' in-place times (default: out-of-place)\n"                                     \
@@ -55,8 +63,9 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
   {"fit-algo", required_argument, NULL, (first)}, {"holdout", required_argument, NULL, (first) + 1},              \
       {"min-bytes", required_argument, NULL, (first) + 2}, {"inplace", no_argument, NULL, (first) + 3},             \
       {"preset", required_argument, NULL, (first) + 4}, {"nccl-algo", required_argument, NULL, (first) + 5},        \
-      {"jobs", required_argument, NULL, (first) + 6}
-#define FIT_CLUSTER_NOPTS 7
+      {"jobs", required_argument, NULL, (first) + 6}, {"nccl-proto", required_argument, NULL, (first) + 7},         \
+      {"nccl-version", required_argument, NULL, (first) + 8}
+#define FIT_CLUSTER_NOPTS 9
 
 /* A link's rate under this share of the preset's is reported (fit_cluster.below). */
 #define FIT_FAR_BELOW 0.7

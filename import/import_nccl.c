@@ -95,7 +95,9 @@ static int begin(imp_nccl_ctx *c, imp_nccl_stage kind, int repeats, long ln)
     snprintf(st->run.test, sizeof st->run.test, "all_reduce_perf");
     snprintf(st->run.op, sizeof st->run.op, "allreduce");
     snprintf(st->run.nccl_version, sizeof st->run.nccl_version, "%s", st->pending_nccl);
-    st->pending_nccl[0] = '\0';
+    snprintf(st->run.nccl_algo, sizeof st->run.nccl_algo, "%s", st->pending_algo);
+    snprintf(st->run.nccl_proto, sizeof st->run.nccl_proto, "%s", st->pending_proto);
+    st->pending_nccl[0] = st->pending_algo[0] = st->pending_proto[0] = '\0';
     st->first_point = c->io.d->n;
   }
   if (st->stage < kind)
@@ -304,12 +306,32 @@ static int version_line(imp_nccl_ctx *c, const char *s)
   return 1;
 }
 
+/* "NCCL INFO NCCL_PROTO set by environment to ^LL128" (src/graph/tuning.cc at v2.26.2-1;
+ * the same of NCCL_ALGO): what NCCL was left to choose among. The value is kept as printed;
+ * the fit reads it as NCCL does (nccl/nccl_env.h). */
+static int env_line(imp_nccl_ctx *c, const char *s)
+{
+  static const char *const var[] = {"NCCL_ALGO set by environment to ", "NCCL_PROTO set by environment to "};
+  for (int i = 0; i < 2; i++) {
+    const char *v = strstr(s, var[i]);
+    if (!v)
+      continue;
+    int open = c->st.stage != ST_NONE;
+    char *dst = i == 0 ? (open ? c->st.run.nccl_algo : c->st.pending_algo)
+                       : (open ? c->st.run.nccl_proto : c->st.pending_proto);
+    v += strlen(var[i]);
+    snprintf(dst, sizeof c->st.run.nccl_algo, "%.*s", (int)strcspn(v, " \t\r\n"), v);
+    return 1;
+  }
+  return 0;
+}
+
 /* A line that is not a comment. */
 static int text(void *ctx, char *s, long ln)
 {
   imp_nccl_ctx *c = ctx;
   imp_nccl_state *st = &c->st;
-  if (version_line(c, s))
+  if (version_line(c, s) || env_line(c, s))
     return 0;
   if (strncmp(s, "rccl-tests:", 11) == 0) { /* "rccl-tests: Version develop:3f7f785" */
     int rc = st->stage == ST_NONE ? begin(c, ST_VERSION, 0, ln) : 0;

@@ -35,6 +35,7 @@ typedef struct {
   char **host, **gpu;   /* of each rank, from the device lines */
   int nranks, rank_cap;
   char pending_nccl[32]; /* an "NCCL version" line seen while no run was open */
+  char pending_algo[64], pending_proto[64]; /* the same of NCCL_ALGO's and NCCL_PROTO's lines */
 } imp_nccl_state;
 
 /* Reads the column header ("# size count type redop root time algbw busbw #wrong time ...");

@@ -64,6 +64,9 @@ typedef struct {
   int dtype_assumed;     /* 1: the log does not say; dtype is the tool's default */
   char redop[8];         /* nccl-tests' reduction (sum, ...); empty when rows differ */
   char nccl_version[32]; /* "2.26.2+cuda12.8", as NCCL (or RCCL) prints it */
+  /* NCCL_ALGO and NCCL_PROTO as NCCL's INFO lines print them ("NCCL_PROTO set by environment
+   * to ^LL128"): what NCCL was left to choose among */
+  char nccl_algo[64], nccl_proto[64];
   int ranks, nodes;
   int gpus_per_node;     /* ranks on each node; -1 also when nodes hold different numbers */
   int nhosts;            /* hosts[nhosts]: the nodes' names, in order of their first rank */

@@ -24,9 +24,12 @@ typedef struct {
   double density;         /* top-k algorithms: fraction of elements selected (--density) */
   double overlap;         /* hitopk: fraction of indices shared between nodes (--overlap) */
   cost_timing timing;     /* --timing */
-  /* NCCL's algorithms: the protocol (-1: NCCL's choice) and channels (0: NCCL's choice)
-   * asked for, and the NCCL version whose choice --algo nccl follows (NULL: the default) */
-  int nccl_proto, nccl_channels;
+  /* NCCL's algorithms: the algorithms --algo nccl may choose among and the protocols any of
+   * them may run (sets of nccl/nccl_env.h, as NCCL_ALGO and NCCL_PROTO give them; 0: NCCL's
+   * choice), the channels (0: NCCL's choice), and the NCCL version whose choice they follow
+   * (NULL: the default) */
+  unsigned nccl_algos, nccl_protos;
+  int nccl_channels;
   const nccl_version *nccl_version;
   /* NCCL's algorithms: q > 0 takes their channels as alike, q channels of a ring (one of
    * each tree) standing for all: a prediction in a fraction of the time, for fits, where
@@ -59,6 +62,9 @@ void cost_ctx_free(cost_ctx *c);
 int cost_has_model(const char *algo);
 /* Whether algo is one of NCCL's (nccl, nccl-ring, nccl-tree, nvls, nvls-tree). */
 int cost_is_nccl(const char *algo);
+/* The name of NCCL's algorithm `algo` (NCCL_ALGO_*) as --algo takes it ("nccl-ring"); NULL
+ * for none. */
+const char *cost_nccl_name(int algo);
 
 /* Predicts one allreduce of `bytes` per rank. Returns 0, SA_ENOMODEL, or another code. */
 int cost_predict(cost_ctx *c, const char *algo, uint64_t bytes, cost_result *r);
@@ -88,8 +94,8 @@ void cost_ctx_nccl_shape(cost_ctx *c, cost_nccl_shape *s);
  * SA_ENOMODEL for another algorithm, or another SA_E* code. */
 int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choice *out);
 
-/* Every choice NCCL could run at `bytes` on this layout: ring and tree with each protocol
- * NCCL enables there (only --proto's when forced), each on NCCL's channel count for it (or
+/* Every choice NCCL could run at `bytes` on this layout: each algorithm with each protocol
+ * NCCL enables there (those NCCL_ALGO and NCCL_PROTO leave where the shape gives them), each on NCCL's channel count for it (or
  * --channels'). Fills out[] (room for COST_NCCL_NALGO * COST_NCCL_NPROTO) and returns how
  * many, or a negative SA_E* code. */
 int cost_nccl_candidates(cost_ctx *c, uint64_t bytes, cost_nccl_choice *out);

@@ -207,17 +207,27 @@ void cost_nccl_predict(const cost_nccl_shape *s, double bytes, cost_nccl_pred *o
  * PCI_BW, 12 GB/s). */
 #define PCI_BW 12e9
 
-void cost_nccl_choose(const cost_nccl_shape *s, double bytes, int algo, int proto, int channels, cost_nccl_choice *out)
+/* the first of a set (0: every one), for a choice that has none to run */
+static int first_of(unsigned set, int dflt)
+{
+  for (int i = 0; set && i < 32; i++)
+    if (set & NCCL_BIT(i))
+      return i;
+  return dflt;
+}
+
+void cost_nccl_choose(const cost_nccl_shape *s, double bytes, unsigned algos, unsigned protos, int channels,
+                      cost_nccl_choice *out)
 {
   cost_nccl_pred pred;
   cost_nccl_predict(s, bytes, &pred);
-  *out = (cost_nccl_choice){algo >= 0 ? algo : COST_NCCL_RING, proto >= 0 ? proto : COST_NCCL_SIMPLE, 1, NAN};
+  *out = (cost_nccl_choice){first_of(algos, COST_NCCL_RING), first_of(protos, COST_NCCL_SIMPLE), 1, NAN};
   for (int a = 0; a < COST_NCCL_NALGO; a++)
     for (int p = 0; p < COST_NCCL_NPROTO; p++) {
       double t = pred.time_s[a][p];
-      if ((algo >= 0 && a != algo) || (proto >= 0 && p != proto))
+      if ((algos && !(algos & NCCL_BIT(a))) || (protos && !(protos & NCCL_BIT(p))))
         continue;
-      if (proto >= 0 && s->ranks > 1)
+      if (protos && s->ranks > 1)
         t = algo_time(s, a, p, bytes, 1);
       if (!isnan(t) && (isnan(out->time_s) || t < out->time_s))
         *out = (cost_nccl_choice){a, p, 1, t};

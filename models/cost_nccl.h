@@ -11,6 +11,7 @@
 #ifndef COST_NCCL_H
 #define COST_NCCL_H
 
+#include "nccl/nccl_env.h"
 #include "nccl/nccl_proto.h"
 
 enum { COST_NCCL_TREE = NCCL_ALGO_TREE, COST_NCCL_RING = NCCL_ALGO_RING, COST_NCCL_NALGO = NCCL_NALGO };
@@ -42,15 +43,16 @@ typedef struct {
 /* Predicts an allreduce of `bytes` per rank. Needs ranks >= 2; else every time is NaN. */
 void cost_nccl_predict(const cost_nccl_shape *s, double bytes, cost_nccl_pred *out);
 
-/* What NCCL runs for `bytes`: algorithm (-1: NCCL's choice, else forced), protocol (-1:
- * NCCL's choice for that algorithm, else forced, even one NCCL keeps off by default, as
- * NCCL_PROTO does), channels (0: NCCL's per-size count, else forced). */
+/* What NCCL runs for `bytes`: the fastest by its model among the algorithms `algos` and the
+ * protocols `protos` (sets of nccl/nccl_env.h; 0: every one NCCL runs there; a protocol in a
+ * set given runs even where NCCL keeps it off by default, as NCCL_PROTO makes it), channels
+ * (0: NCCL's per-size count, else forced). */
 typedef struct {
   int algo, proto, channels;
   double time_s; /* NCCL's prediction for it */
 } cost_nccl_choice;
 
-void cost_nccl_choose(const cost_nccl_shape *s, double bytes, int algo, int proto, int channels,
+void cost_nccl_choose(const cost_nccl_shape *s, double bytes, unsigned algos, unsigned protos, int channels,
                       cost_nccl_choice *out);
 
 const char *cost_nccl_proto_name(int proto);

@@ -24,19 +24,30 @@ static int named_index(const char *algo)
 
 int cost_is_nccl(const char *algo) { return named_index(algo) >= 0; }
 
+const char *cost_nccl_name(int algo)
+{
+  for (int i = 0; i < NNAMED; i++)
+    if (named[i].algo == algo && algo >= 0)
+      return named[i].name;
+  return NULL;
+}
+
 int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choice *out)
 {
   int i = named_index(algo);
   if (i < 0)
     return SA_ENOMODEL;
   int a = named[i].algo;
+  /* "nccl": NCCL's choice among those NCCL_ALGO leaves it (--nccl-algo) */
+  unsigned algos = a >= 0 ? NCCL_BIT(a) : c->shape.nccl_algos;
   cost_nccl_shape s;
   cost_ctx_nccl_shape(c, &s);
   if (s.channels < 1)
     return SA_ENOROUTE;
-  cost_nccl_choose(&s, (double)bytes, a, c->shape.nccl_proto, c->shape.nccl_channels, out);
+  cost_nccl_choose(&s, (double)bytes, algos, c->shape.nccl_protos, c->shape.nccl_channels, out);
   /* NVLS asked for where it cannot run (the node, the node count; a protocol but Simple) */
-  if ((a == NCCL_ALGO_NVLS || a == NCCL_ALGO_NVLS_TREE) && isnan(out->time_s) && c->p > 1)
+  unsigned nvls = NCCL_BIT(NCCL_ALGO_NVLS) | NCCL_BIT(NCCL_ALGO_NVLS_TREE);
+  if (algos && !(algos & ~nvls) && isnan(out->time_s) && c->p > 1)
     return SA_ENONVLS; /* one rank copies, whatever the algorithm */
   return 0;
 }
@@ -50,12 +61,12 @@ int cost_nccl_candidates(cost_ctx *c, uint64_t bytes, cost_nccl_choice *out)
   cost_nccl_pred pred;
   cost_nccl_predict(&s, (double)bytes, &pred);
   int n = 0;
+  unsigned algos = c->shape.nccl_algos, protos = c->shape.nccl_protos;
   for (int a = 0; a < COST_NCCL_NALGO; a++)
     for (int p = 0; p < COST_NCCL_NPROTO; p++) {
-      int forced = c->shape.nccl_proto >= 0;
-      if ((forced && p != c->shape.nccl_proto) || (!forced && isnan(pred.time_s[a][p])))
-        continue; /* a protocol NCCL keeps off here, unless forced as NCCL_PROTO would */
-      cost_nccl_choose(&s, (double)bytes, a, p, c->shape.nccl_channels, &out[n++]);
+      if ((algos && !(algos & NCCL_BIT(a))) || (protos ? !(protos & NCCL_BIT(p)) : isnan(pred.time_s[a][p])))
+        continue; /* one NCCL_ALGO leaves out, or a protocol NCCL keeps off here unless NCCL_PROTO names it */
+      cost_nccl_choose(&s, (double)bytes, NCCL_BIT(a), NCCL_BIT(p), c->shape.nccl_channels, &out[n++]);
     }
   return n;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "models/cost.h"
+#include "nccl/nccl_env.h"
 #include "catalog.h"
 #include "training.h"
 #include "platform/sg_settings.h"
@@ -16,7 +17,7 @@
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
-  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_VERSION,
+  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_ALGO, O_NCCL_VERSION,
   O_EXPORT_TUNER, O_WHAT_IF, O_LIST_LINKS, O_WORKLOAD, O_BUCKETS
 };
 
@@ -36,7 +37,7 @@ static const struct option longopts[] = {
     {"links", optional_argument, NULL, O_LINKS},       {"trace", required_argument, NULL, O_TRACE},
     {"trace-ranks", required_argument, NULL, O_TRACE_RANKS},
     {"timing", required_argument, NULL, O_TIMING},     {"proto", required_argument, NULL, O_PROTO},
-    {"nccl-version", required_argument, NULL, O_NCCL_VERSION},
+    {"nccl-algo", required_argument, NULL, O_NCCL_ALGO}, {"nccl-version", required_argument, NULL, O_NCCL_VERSION},
     {"export-tuner", required_argument, NULL, O_EXPORT_TUNER},
     {"what-if", required_argument, NULL, O_WHAT_IF},   {"list-links", no_argument, NULL, O_LIST_LINKS},
     {"workload", required_argument, NULL, O_WORKLOAD}, {"buckets", required_argument, NULL, O_BUCKETS},
@@ -52,7 +53,7 @@ void sim_cli_usage(FILE *f)
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
         "                    [--mode sim|model|both] [--allow-sparse] [--timing barrier|nccl-tests]\n"
         "                    [--links [N]] [--trace FILE.json [--trace-ranks LIST]]\n"
-        "                    [--proto LL|LL128|Simple] [--nccl-version V] [--export-tuner FILE]\n"
+        "                    [--proto P[,P...]] [--nccl-algo A[,A...]] [--nccl-version V] [--export-tuner FILE]\n"
         "                    [--what-if SPEC]... [--workload NAME|FILE.json [--buckets ddp|horovod|SIZE]]\n"
         "       simallreduce --list-algos | --list-platforms | [--platform P] --list-links | --version | --help\n"
         "\n"
@@ -82,8 +83,11 @@ void sim_cli_usage(FILE *f)
         "                       of the largest size when simulated)\n"
         "  --channels C         concurrent rings for ring (default 1); channels of nccl-ring, nccl-tree\n"
         "                       and nccl (default: NCCL's choice at each size), 1 to 64\n"
-        "  --proto P            LL, LL128 or Simple for nccl-ring, nccl-tree and nccl (default:\n"
-        "                       NCCL's choice at each size)\n"
+        "  --proto P            the protocols nccl-ring, nccl-tree and nccl may run, as NCCL_PROTO\n"
+        "                       gives them: LL, LL128, Simple, a list (LL,Simple) or all but a list\n"
+        "                       (^LL128) (default: NCCL's choice at each size)\n"
+        "  --nccl-algo A        the algorithms nccl chooses among, as NCCL_ALGO gives them: Ring,\n"
+        "                       Tree, NVLS, NVLSTree, a list or ^list (default: all NCCL runs there)\n"
         "  --nccl-version V     the NCCL whose choices nccl follows and whose tuning model is shown:\n"
         "                       2.30.7, 2.29.7, 2.28.9, 2.27.7, 2.26.2 (default) or 2.7.5; a series\n"
         "                       (2.30) names its latest\n"
@@ -358,7 +362,6 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
   memset(o, 0, sizeof *o);
   o->platform = "tencent16";
   o->segment = 1 << 20;
-  o->proto = -1;
   o->nccl_version = nccl_version_default();
   o->density = 0.01;
   const char *size = NULL, *sweep = NULL, *algos = "ring";
@@ -422,9 +425,13 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
         rc = fail(err, errlen, "unknown --timing '%s' (barrier or nccl-tests)", optarg);
       break;
     case O_PROTO:
-      if ((o->proto = nccl_proto_parse(optarg)) < 0)
-        rc = fail(err, errlen, "unknown --proto '%s' (LL, LL128 or Simple)", optarg);
+    case O_NCCL_ALGO: {
+      char why[256];
+      unsigned *set = c == O_PROTO ? &o->nccl_protos : &o->nccl_algos;
+      if (!(*set = nccl_env_parse(c == O_PROTO ? NCCL_ENV_PROTO : NCCL_ENV_ALGO, optarg, why, sizeof why)))
+        rc = fail(err, errlen, c == O_PROTO ? "--proto: %s" : "--nccl-algo: %s", why);
       break;
+    }
     case O_NCCL_VERSION:
       if (!(o->nccl_version = nccl_version_find(optarg))) {
         snprintf(err, errlen, "unknown --nccl-version '%s' (known: %s)", optarg, nccl_version_list());
@@ -446,8 +453,13 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = parse_algos(o, algos, err, errlen);
   for (int i = 0; rc == 0 && i < o->nalgos; i++)
     o->nccl |= (sim_catalog_find(o->algos[i])->flags & AR_NCCL) != 0;
-  if (rc == 0 && o->action == SIM_RUN && o->proto >= 0 && !o->nccl)
+  if (rc == 0 && o->action == SIM_RUN && o->nccl_protos && !o->nccl)
     rc = fail(err, errlen, "--proto applies to NCCL's algorithms only (nccl-ring, nccl-tree, nccl)%s", "");
+  int own = 0; /* NCCL's own choice among its algorithms */
+  for (int i = 0; i < o->nalgos; i++)
+    own |= strcmp(o->algos[i], "nccl") == 0;
+  if (rc == 0 && o->action == SIM_RUN && o->nccl_algos && !own)
+    rc = fail(err, errlen, "--nccl-algo restricts NCCL's own choice: it goes with --algo nccl%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->export_tuner && (o->nalgos != 1 || strcmp(o->algos[0], "nccl") != 0))
     rc = fail(err, errlen, "--export-tuner writes the choices among NCCL's algorithms: it goes with --algo nccl alone%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->allow_sparse && !o->best)

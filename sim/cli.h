@@ -35,7 +35,9 @@ typedef struct {
   const char *resume_path; /* --resume: an earlier run's --json or --jsonl */
   uint64_t segment;
   int channels; /* --channels, 0 when not given (ring: 1; NCCL's algorithms: NCCL's choice) */
-  int proto;    /* --proto for NCCL's algorithms (nccl/nccl_proto.h), -1: NCCL's choice */
+  /* --proto and --nccl-algo: the protocols NCCL's algorithms may run and the algorithms
+   * --algo nccl chooses among (sets of nccl/nccl_env.h; 0: NCCL's choice) */
+  unsigned nccl_protos, nccl_algos;
   const nccl_version *nccl_version; /* --nccl-version */
   int nccl;     /* one of NCCL's algorithms is among algos */
   double density, overlap;

@@ -36,9 +36,18 @@ int sim_model_open(sim_model *m, const sim_opts *o, plat_file *pf, int nodes, in
   }
   if (apply_cfg(o, pf, &pf->net, m->why, sizeof m->why))
     return SA_EINVAL;
-  cost_shape shape = {nodes,       rpn,         (int)kn_dtype_size(o->dtype), o->segment, o->channels ? o->channels : 1,
-                      o->density,  o->overlap,  o->timing,                    o->proto,   o->channels,
-                      o->nccl_version, 0};
+  cost_shape shape = {.nodes = nodes,
+                      .rpn = rpn,
+                      .elem = (int)kn_dtype_size(o->dtype),
+                      .segment_bytes = o->segment,
+                      .channels = o->channels ? o->channels : 1,
+                      .density = o->density,
+                      .overlap = o->overlap,
+                      .timing = o->timing,
+                      .nccl_algos = o->nccl_algos,
+                      .nccl_protos = o->nccl_protos,
+                      .nccl_channels = o->channels,
+                      .nccl_version = o->nccl_version};
   int rc = cost_ctx_new(&pf->net, &shape, &m->ctx);
   if (rc) {
     snprintf(m->why, sizeof m->why, "%s", sa_strerror(rc));

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nccl/nccl_env.h"
 #include "util/sizes.h"
 #include "util/outfile.h"
 #include "util/textclean.h"
@@ -205,7 +206,11 @@ cJSON *sim_report_options(const sim_opts *o)
   cJSON_AddStringToObject(opt, "dtype", kn_dtype_name(o->dtype));
   cJSON_AddNumberToObject(opt, "segment", (double)o->segment);
   cJSON_AddNumberToObject(opt, "channels", o->channels);
-  cJSON_AddStringToObject(opt, "proto", o->proto >= 0 ? nccl_proto_name(o->proto) : "NCCL's choice");
+  char set[64];
+  nccl_env_format(NCCL_ENV_PROTO, o->nccl_protos, set, sizeof set);
+  cJSON_AddStringToObject(opt, "proto", set);
+  nccl_env_format(NCCL_ENV_ALGO, o->nccl_algos, set, sizeof set);
+  cJSON_AddStringToObject(opt, "nccl_algo", set);
   cJSON_AddStringToObject(opt, "nccl_version", o->nccl_version->name);
   cJSON_AddNumberToObject(opt, "density", o->density);
   cJSON_AddNumberToObject(opt, "overlap", o->overlap);

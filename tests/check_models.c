@@ -306,19 +306,19 @@ START_TEST(nccl_2_26_model_and_choice_by_hand)
   ck_assert_double_eq_tol(p.time_s[COST_NCCL_RING][COST_NCCL_SIMPLE], (56.0 + gib / (1000 * 240.0 * 8 / 14)) * 1e-6,
                           1e-12);
   cost_nccl_choice c;
-  cost_nccl_choose(&s, 8, -1, -1, 0, &c);
+  cost_nccl_choose(&s, 8, 0, 0, 0, &c);
   ck_assert(c.algo == COST_NCCL_RING && c.proto == COST_NCCL_LL && c.channels == 1);
-  cost_nccl_choose(&s, gib, -1, -1, 0, &c);
+  cost_nccl_choose(&s, gib, 0, 0, 0, &c);
   ck_assert(c.algo == COST_NCCL_RING && c.proto == COST_NCCL_SIMPLE && c.channels == 24);
   /* 64 KiB of LL over 24 channels of 512 threads: 8 x 8 bytes a thread keeps 2 */
-  cost_nccl_choose(&s, 65536, COST_NCCL_RING, COST_NCCL_LL, 0, &c);
+  cost_nccl_choose(&s, 65536, NCCL_BIT(COST_NCCL_RING), NCCL_BIT(COST_NCCL_LL), 0, &c);
   ck_assert_int_eq(c.channels, 2);
   /* forced: LL128 across nodes without a NIC next to the GPU is off by default, on if asked */
   s.nodes = 2;
   s.inter_bw = 100e9;
   cost_nccl_predict(&s, gib, &p);
   ck_assert(isnan(p.time_s[COST_NCCL_RING][COST_NCCL_LL128]));
-  cost_nccl_choose(&s, gib, COST_NCCL_RING, COST_NCCL_LL128, 7, &c);
+  cost_nccl_choose(&s, gib, NCCL_BIT(COST_NCCL_RING), NCCL_BIT(COST_NCCL_LL128), 7, &c);
   ck_assert(c.proto == COST_NCCL_LL128 && c.channels == 7 && c.time_s > 0);
 }
 END_TEST

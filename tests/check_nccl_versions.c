@@ -55,12 +55,12 @@ START_TEST(blackwell_2_27)
 {
   cost_nccl_choice c;
   cost_nccl_shape b1 = shape("2.27.7", 1, NCCL_ARCH_BLACKWELL), b2 = shape("2.27.7", 2, NCCL_ARCH_BLACKWELL);
-  cost_nccl_choose(&b1, GIB, NCCL_ALGO_NVLS, -1, 0, &c);
+  cost_nccl_choose(&b1, GIB, NCCL_BIT(NCCL_ALGO_NVLS), 0, 0, &c);
   ck_assert_int_eq(c.channels, 24);
-  cost_nccl_choose(&b2, GIB, NCCL_ALGO_NVLS_TREE, -1, 0, &c);
+  cost_nccl_choose(&b2, GIB, NCCL_BIT(NCCL_ALGO_NVLS_TREE), 0, 0, &c);
   ck_assert_int_eq(c.channels, 32);
   b1.version = nccl_version_find("2.26.2");
-  cost_nccl_choose(&b1, GIB, NCCL_ALGO_NVLS, -1, 0, &c);
+  cost_nccl_choose(&b1, GIB, NCCL_BIT(NCCL_ALGO_NVLS), 0, 0, &c);
   ck_assert_int_eq(c.channels, 32);
   ck_assert(nccl_nvls_step(nccl_version_find("2.27.7"), NCCL_ARCH_BLACKWELL, 0, 18.5) == 18.0);
   ck_assert(nccl_nvls_step(nccl_version_find("2.26.2"), NCCL_ARCH_BLACKWELL, 0, 18.5) == 19.0);
@@ -152,7 +152,7 @@ static uint64_t grid_digest(const nccl_version *v)
             h = (h ^ (unsigned char)*c) * 1099511628211ull;
         }
       cost_nccl_choice ch;
-      cost_nccl_choose(&s, bytes, -1, -1, 0, &ch);
+      cost_nccl_choose(&s, bytes, 0, 0, 0, &ch);
       char text[64];
       snprintf(text, sizeof text, "%d/%d/%d/%.12g;", ch.algo, ch.proto, ch.channels, ch.time_s);
       for (const char *c = text; *c; c++)

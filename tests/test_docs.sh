@@ -108,7 +108,7 @@ while IFS="$tab" read -r kind where word; do
       fi
       if [ ! -e "$file" ]; then
         fail "$where: link ($word): $file does not exist"
-      elif [ -n "$anchor" ] && ! slugs "$file" | grep -qxF "$anchor"; then
+      elif [ -n "$anchor" ] && ! slugs "$file" | grep -qxF -e "$anchor"; then
         fail "$where: link ($word): $file has no heading #$anchor"
       fi ;;
   esac
