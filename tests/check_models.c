@@ -67,7 +67,8 @@ static void build(int nnodes)
 
 static cost_ctx *ctx(int nodes, int rpn)
 {
-  cost_shape s = {nodes, rpn, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER, -1, 0, NULL, 0};
+  cost_shape s = {.nodes = nodes, .rpn = rpn, .elem = 4, .segment_bytes = 1 << 20, .channels = 1, .density = 0.01,
+                   .timing = COST_TIMING_BARRIER};
   cost_ctx *c = NULL;
   ck_assert_int_eq(cost_ctx_new(&net, &s, &c), 0);
   return c;
@@ -347,7 +348,8 @@ START_TEST(bad_layouts_are_refused)
 {
   build(3);
   cost_ctx *c = NULL;
-  cost_shape s = {4, 2, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER, -1, 0, NULL, 0};
+  cost_shape s = {.nodes = 4, .rpn = 2, .elem = 4, .segment_bytes = 1 << 20, .channels = 1, .density = 0.01,
+                   .timing = COST_TIMING_BARRIER};
   ck_assert_int_eq(cost_ctx_new(&net, &s, &c), SA_ELAYOUT); /* more nodes than the platform */
   s.nodes = 2;
   s.rpn = 3;
@@ -369,7 +371,8 @@ START_TEST(coverage_says_where_the_assumptions_break)
   net.rt.intra[2] = table(2, 2);
   net.rt.inter[TOPO_R12] = table(1, 2);
   net.rt.inter[TOPO_R21] = table(2, 1);
-  cost_shape shape = {3, 2, 4, 1 << 20, 1, 0.01, 0, COST_TIMING_BARRIER, -1, 0, NULL, 0};
+  cost_shape shape = {.nodes = 3, .rpn = 2, .elem = 4, .segment_bytes = 1 << 20, .channels = 1, .density = 0.01,
+                   .timing = COST_TIMING_BARRIER};
   cost_cover w;
   cost_cover_check(&net, &shape, &w);
   ck_assert_int_eq(w.n, 0);
