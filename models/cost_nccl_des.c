@@ -120,6 +120,11 @@ typedef struct {
   int *okey;      /* a sharing's links with messages not yet fixed, in their order */
   int *ukey;      /* [use]: the link key of each connection's uses, connection after connection */
   double *ucoef, *uw; /* [use]: its coefficient, and that over the penalty (its weight in a sharing) */
+  /* what the rates in place were shared for: [connection] whether it had a message on its
+   * links then, and its rate; the connections whose message began or ended since */
+  unsigned char *was_on, *in_toggled;
+  double *kept_rate;
+  int *toggled, ntoggled;
 } des;
 
 static int push(des *d, double t, int kind, int id, unsigned version)
@@ -263,10 +268,15 @@ static void key_remove(des *d, int key, int pos)
 
 /* The messages reachable from the links of connection `from` through the lists of the links
  * they share, their rates shared anew and their deliveries rescheduled. */
-/* A message joined or left the links of route u: they must be shared anew before the clock
- * moves (messages starting or ending at one instant are shared once, together). */
-static void touch(des *d, const cost_route_use *u)
+/* A message of connection id joined or left the links of route u: they must be shared anew
+ * before the clock moves (messages starting or ending at one instant are shared once,
+ * together). */
+static void touch(des *d, int id, const cost_route_use *u)
 {
+  if (!d->in_toggled[id]) {
+    d->in_toggled[id] = 1;
+    d->toggled[d->ntoggled++] = id;
+  }
   for (int k = 0; k < u->n; k++)
     if (!d->dirty[u->key[k]]) {
       d->dirty[u->key[k]] = 1;
@@ -368,8 +378,44 @@ static void fill(des *d, int n, int nkeys)
   }
 }
 
+/* Whether the messages on the links are those the rates in place were shared for: every
+ * connection that began or ended a message since the last sharing has one on its links
+ * exactly when it had then (a slice ending as the next one of its connection begins, at
+ * one instant: NCCL's slices back to back). The rates depend on which connections have a
+ * message on the links, not on the bytes: the same sharing would give the same. */
+static int same_sharing(const des *d)
+{
+  for (int i = 0; i < d->ntoggled; i++) {
+    int id = d->toggled[i];
+    if ((d->cn[id].phase == 2) != d->was_on[id])
+      return 0;
+  }
+  return 1;
+}
+
 static void reshare(des *d)
 {
+  if (same_sharing(d)) { /* each new message takes its connection's rate, as before */
+    for (int i = 0; i < d->ndirty; i++)
+      d->dirty[d->ndirty_keys[i]] = 0;
+    d->ndirty = 0;
+    for (int i = 0; i < d->ntoggled; i++) {
+      int id = d->toggled[i];
+      flow *x = &d->fl[id];
+      d->in_toggled[id] = 0;
+      if (d->cn[id].phase != 2 || x->rate == d->kept_rate[id])
+        continue;
+      x->left = fmax(x->left - x->rate * (d->now - x->since), 0);
+      x->since = d->now;
+      x->rate = d->kept_rate[id];
+      if (x->rate > 0)
+        due_set(d, id, d->now + x->left / x->rate);
+      else
+        due_remove(d, id);
+    }
+    d->ntoggled = 0;
+    return;
+  }
   unsigned long mark = ++d->mark;
   int n = 0, head = 0;
   for (int i = 0; i < d->ndirty; i++) {
@@ -395,7 +441,14 @@ static void reshare(des *d)
     }
   }
   fill(d, n, head);
+  for (int i = 0; i < d->ntoggled; i++) { /* those that left are shared no more */
+    d->in_toggled[d->toggled[i]] = 0;
+    d->was_on[d->toggled[i]] = 0;
+  }
+  d->ntoggled = 0;
   for (int i = 0; i < n; i++) {
+    d->was_on[d->comp[i]] = 1;
+    d->kept_rate[d->comp[i]] = d->rate[i];
     flow *x = &d->fl[d->comp[i]];
     if (x->rate == d->rate[i])
       continue; /* its delivery stays where it was */
@@ -593,14 +646,14 @@ static int on_event(des *d, const event *e)
       due_set(d, e->id, d->now + d->fl[e->id].left / d->fl[e->id].rate);
       return 0;
     }
-    touch(d, &x->u);
+    touch(d, e->id, &x->u);
     return rc;
   case EV_DONE:
     due_remove(d, e->id);
     for (int u = 0; u < x->u.n; u++)
       key_remove(d, x->u.key[u], x->pos[u]);
     d->cmark[e->id] = 0;
-    touch(d, &x->u);
+    touch(d, e->id, &x->u);
     return delivered(d, e->id);
   case EV_OP:
     return op_end(d, e->id);
@@ -795,6 +848,10 @@ static void teardown(des *d)
   free(d->key_bw);
   free(d->reach);
   free(d->open);
+  free(d->was_on);
+  free(d->in_toggled);
+  free(d->kept_rate);
+  free(d->toggled);
   free(d->sh);
   free(d->cidx);
   free(d->cmark);
@@ -829,7 +886,13 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
     d.due = malloc(sizeof *d.due * (size_t)(d.ncn + 1));
     d.reach = malloc(sizeof *d.reach * (size_t)(d.ncn + 1));
     d.open = malloc(sizeof *d.open * (size_t)(d.ncn + 1));
-    rc = d.comp && d.fixed && d.rate && d.due && d.reach && d.open ? 0 : SA_ENOMEM;
+    d.was_on = calloc((size_t)d.ncn + 1, 1);
+    d.in_toggled = calloc((size_t)d.ncn + 1, 1);
+    d.kept_rate = calloc((size_t)d.ncn + 1, sizeof *d.kept_rate);
+    d.toggled = malloc(sizeof *d.toggled * (size_t)(d.ncn + 1));
+    rc = d.comp && d.fixed && d.rate && d.due && d.reach && d.open && d.was_on && d.in_toggled && d.kept_rate && d.toggled
+             ? 0
+             : SA_ENOMEM;
   }
   for (int r = 0; r < c->p && rc == 0; r++) /* every rank starts with its first ready operation */
     rc = push(&d, d.rk[r].start, EV_WAKE, r, 0);

@@ -189,7 +189,7 @@ START_TEST(bad_input_exits_2)
 {
   const char *bad[][2] = {
       {"--algo ring --proto LL", "--proto applies to NCCL's algorithms"},
-      {"--algo nccl-ring --proto LL64", "unknown --proto"},
+      {"--algo nccl-ring --proto LL64", "'LL64' is none of NCCL's protocols"},
       {"--algo nccl --nccl-version 2.99.1", "unknown --nccl-version"},
       {"--algo ring --export-tuner t.csv", "--export-tuner writes the choices among NCCL's algorithms"},
       {"--algo nccl,nccl-ring --export-tuner t.csv", "it goes with --algo nccl alone"},
