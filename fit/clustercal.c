@@ -623,12 +623,17 @@ static size_t append_lines(char *buf, size_t len, size_t n, const char *prefix, 
 }
 
 /* What the fit saw, as the platform's comment says it (topo/fit_cover.h): the shapes of the
- * runs and the sizes it fitted. 1 with the line in buf, 0 when no point was fitted. */
+ * runs, the sizes it fitted, what NCCL_ALGO and NCCL_PROTO left NCCL. 1 with the line in buf,
+ * 0 when no point was fitted. */
 static int cover_of(const fit_cluster *c, char *buf, size_t len)
 {
   topo_cover cv;
   memset(&cv, 0, sizeof cv);
   snprintf(cv.algo, sizeof cv.algo, "%s", c->fit.algo);
+  if (c->fit.nccl_algos)
+    nccl_env_format(NCCL_ENV_ALGO, c->fit.nccl_algos, cv.nccl_algo, sizeof cv.nccl_algo);
+  if (c->fit.nccl_protos)
+    nccl_env_format(NCCL_ENV_PROTO, c->fit.nccl_protos, cv.nccl_proto, sizeof cv.nccl_proto);
   int any = 0;
   for (int i = 0; i < c->nruns; i++)
     for (int j = 0; j < c->runs[i].n; j++) {

@@ -10,10 +10,11 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "nccl/nccl_env.h"
 #include "util/sizes.h"
 
-enum { OUT_NODES, OUT_GPUS, OUT_ABOVE, OUT_BELOW, OUT_FAMILY, OUT_N };
-static const char *const out_what[OUT_N] = {"nodes", "gpus_per_node", "size", "size", "algorithm"};
+enum { OUT_NODES, OUT_GPUS, OUT_ABOVE, OUT_BELOW, OUT_FAMILY, OUT_CHOICE, OUT_N };
+static const char *const out_what[OUT_N] = {"nodes", "gpus_per_node", "size", "size", "algorithm", "nccl_choice"};
 
 /* The bytes of a platform file read for its cover: its header comment, which a fit writes
  * in far less (the generator's header and the fit's notes, 4 KiB each at most), not the
@@ -48,14 +49,41 @@ static int nccl_family(const char *algo)
   return a && (a->flags & AR_NCCL);
 }
 
-/* How far the point is out each way (factor > 1, or 1 for the family; 0: inside). */
-static void factors(const topo_cover *cv, int nodes, int rpn, const char *algo, double bytes, double f[OUT_N])
+/* What NCCL_ALGO (kind NCCL_ENV_ALGO) or NCCL_PROTO left NCCL in the run, as the cover writes
+ * it: "" for all */
+static void run_set(const sim_opts *o, int kind, char *out, size_t len)
+{
+  unsigned set = !o ? 0 : kind == NCCL_ENV_ALGO ? o->nccl_algos : o->nccl_protos;
+  out[0] = '\0';
+  if (set)
+    nccl_env_format(kind, set, out, len);
+}
+
+/* Whether an NCCL algorithm of the run chooses among other algorithms (for nccl, as the fit's
+ * nccl) or protocols than the runs fitted did. */
+static int other_choice(const topo_cover *cv, const sim_opts *o, const char *algo)
+{
+  char mine[32];
+  if (!algo || !nccl_family(algo) || !nccl_family(cv->algo))
+    return 0;
+  run_set(o, NCCL_ENV_PROTO, mine, sizeof mine);
+  if (strcmp(mine, cv->nccl_proto) != 0)
+    return 1;
+  run_set(o, NCCL_ENV_ALGO, mine, sizeof mine);
+  return strcmp(algo, "nccl") == 0 && strcmp(cv->algo, "nccl") == 0 && strcmp(mine, cv->nccl_algo) != 0;
+}
+
+/* How far the point is out each way (factor > 1, or 1 for the family and NCCL's choice; 0:
+ * inside). */
+static void factors(const topo_cover *cv, const sim_opts *o, int nodes, int rpn, const char *algo, double bytes,
+                    double f[OUT_N])
 {
   f[OUT_NODES] = nearest_ratio(cv->nodes, cv->nnodes, nodes);
   f[OUT_GPUS] = nearest_ratio(cv->gpus, cv->ngpus, rpn);
   f[OUT_ABOVE] = bytes > cv->max_bytes ? bytes / cv->max_bytes : 0;
   f[OUT_BELOW] = bytes < cv->min_bytes ? cv->min_bytes / bytes : 0;
   f[OUT_FAMILY] = algo && nccl_family(algo) != nccl_family(cv->algo) ? 1 : 0;
+  f[OUT_CHOICE] = other_choice(cv, o, algo);
   f[OUT_NODES] = f[OUT_NODES] > 1 ? f[OUT_NODES] : 0;
   f[OUT_GPUS] = f[OUT_GPUS] > 1 ? f[OUT_GPUS] : 0;
 }
@@ -70,8 +98,8 @@ static const char *factor(double f, char *buf)
 }
 
 /* One reason in words at buf + n; the bytes used after. */
-static size_t reason(const topo_cover *cv, int k, double f, int nodes, int rpn, const char *algo, double bytes, char *buf,
-                     size_t len, size_t n)
+static size_t reason(const topo_cover *cv, const sim_opts *o, int k, double f, int nodes, int rpn, const char *algo,
+                     double bytes, char *buf, size_t len, size_t n)
 {
   char a[32], b[32], x[FACTOR_LEN];
   if (n >= len)
@@ -93,6 +121,13 @@ static size_t reason(const topo_cover *cv, int k, double f, int nodes, int rpn, 
     util_format_size((uint64_t)bytes, a, sizeof a);
     util_format_size((uint64_t)cv->min_bytes, b, sizeof b);
     return n + (size_t)snprintf(buf + n, len - n, "size %s, x%s below the smallest it fitted (%s)", a, factor(f, x), b);
+  case OUT_CHOICE:
+    run_set(o, NCCL_ENV_ALGO, a, sizeof a);
+    run_set(o, NCCL_ENV_PROTO, b, sizeof b);
+    return n + (size_t)snprintf(buf + n, len - n,
+                                "%s leaves NCCL NCCL_ALGO %s, NCCL_PROTO %s; the runs fitted left it %s, %s", algo,
+                                *a ? a : "all", *b ? b : "all", cv->nccl_algo[0] ? cv->nccl_algo : "all",
+                                cv->nccl_proto[0] ? cv->nccl_proto : "all");
   default:
     return n + (size_t)snprintf(buf + n, len - n, "%s, of another family than the %s it fitted", algo, cv->algo);
   }
@@ -109,41 +144,43 @@ int sim_outside_fit_line(const topo_cover *cv, const sim_opts *o, int nodes, int
   double f[OUT_N];
   size_t n = (size_t)snprintf(buf, len, "warning: this run goes past what the platform's fit saw: ");
   int said = 0;
-  factors(cv, nodes, rpn, NULL, cv->min_bytes, f);
+  factors(cv, o, nodes, rpn, NULL, cv->min_bytes, f);
   for (int k = OUT_NODES; k <= OUT_GPUS; k++)
     if (f[k] > 0)
-      n = reason(cv, k, f[k], nodes, rpn, NULL, 0, buf, len, sep(buf, len, n, &said));
+      n = reason(cv, o, k, f[k], nodes, rpn, NULL, 0, buf, len, sep(buf, len, n, &said));
   if (o->nsizes > 0) { /* the sizes: the farthest each way */
     double lo = (double)o->sizes[0], hi = (double)o->sizes[o->nsizes - 1];
     if (hi > cv->max_bytes)
-      n = reason(cv, OUT_ABOVE, hi / cv->max_bytes, nodes, rpn, NULL, hi, buf, len, sep(buf, len, n, &said));
+      n = reason(cv, o, OUT_ABOVE, hi / cv->max_bytes, nodes, rpn, NULL, hi, buf, len, sep(buf, len, n, &said));
     if (lo < cv->min_bytes)
-      n = reason(cv, OUT_BELOW, cv->min_bytes / lo, nodes, rpn, NULL, lo, buf, len, sep(buf, len, n, &said));
+      n = reason(cv, o, OUT_BELOW, cv->min_bytes / lo, nodes, rpn, NULL, lo, buf, len, sep(buf, len, n, &said));
   }
   for (int i = 0; i < o->nalgos; i++) {
-    factors(cv, nodes, rpn, o->algos[i], cv->min_bytes, f);
-    if (f[OUT_FAMILY] > 0)
-      n = reason(cv, OUT_FAMILY, 1, nodes, rpn, o->algos[i], 0, buf, len, sep(buf, len, n, &said));
+    factors(cv, o, nodes, rpn, o->algos[i], cv->min_bytes, f);
+    for (int k = OUT_FAMILY; k <= OUT_CHOICE; k++)
+      if (f[k] > 0)
+        n = reason(cv, o, k, 1, nodes, rpn, o->algos[i], 0, buf, len, sep(buf, len, n, &said));
   }
   return said > 0;
 }
 
-void sim_outside_fit_json(cJSON *o, const topo_cover *cv, int nodes, int rpn, const char *algo, uint64_t bytes)
+void sim_outside_fit_json(cJSON *out, const topo_cover *cv, const sim_opts *o, int nodes, int rpn, const char *algo,
+                          uint64_t bytes)
 {
   double f[OUT_N];
-  factors(cv, nodes, rpn, algo, (double)bytes, f);
+  factors(cv, o, nodes, rpn, algo, (double)bytes, f);
   cJSON *list = NULL;
   for (int k = 0; k < OUT_N; k++) {
     if (!(f[k] > 0))
       continue;
     char why[256];
-    reason(cv, k, f[k], nodes, rpn, algo, (double)bytes, why, sizeof why, 0);
+    reason(cv, o, k, f[k], nodes, rpn, algo, (double)bytes, why, sizeof why, 0);
     cJSON *w = cJSON_CreateObject();
     cJSON_AddStringToObject(w, "what", out_what[k]);
     cJSON_AddNumberToObject(w, "factor", f[k]);
     cJSON_AddStringToObject(w, "reason", why);
     if (!list)
-      list = cJSON_AddArrayToObject(o, "outside_fit");
+      list = cJSON_AddArrayToObject(out, "outside_fit");
     cJSON_AddItemToArray(list, w);
   }
 }
@@ -156,5 +193,9 @@ cJSON *sim_fit_cover_json(const topo_cover *cv)
   cJSON_AddItemToObject(o, "gpus_per_node", cJSON_CreateIntArray(cv->gpus, cv->ngpus));
   cJSON_AddNumberToObject(o, "min_bytes", cv->min_bytes);
   cJSON_AddNumberToObject(o, "max_bytes", cv->max_bytes);
+  if (cv->nccl_algo[0])
+    cJSON_AddStringToObject(o, "nccl_algo", cv->nccl_algo);
+  if (cv->nccl_proto[0])
+    cJSON_AddStringToObject(o, "nccl_proto", cv->nccl_proto);
   return o;
 }

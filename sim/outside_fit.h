@@ -1,6 +1,7 @@
 /* outside_fit.h: where a run on a fitted platform goes past what the fit saw (its
  * "Fit covers:" line, topo/fit_cover.h): another node count or GPUs per node, sizes beyond
- * the fitted ones, another family of algorithm; said in one line on stderr before the run
+ * the fitted ones, another family of algorithm, NCCL left another choice (NCCL_ALGO,
+ * NCCL_PROTO) than in the runs fitted; said in one line on stderr before the run
  * and, per point, in the JSON with how far. */
 #ifndef SIM_OUTSIDE_FIT_H
 #define SIM_OUTSIDE_FIT_H
@@ -18,9 +19,10 @@ int sim_outside_fit_read(const char *platform_path, topo_cover *cv);
  * its newline: 1 with it in buf, 0 when everything is inside. */
 int sim_outside_fit_line(const topo_cover *cv, const sim_opts *o, int nodes, int rpn, char *buf, size_t len);
 
-/* The point's "outside_fit" array ({"what", "factor", "reason"} each) on o; nothing when the
- * point is inside. */
-void sim_outside_fit_json(cJSON *o, const topo_cover *cv, int nodes, int rpn, const char *algo, uint64_t bytes);
+/* The point's "outside_fit" array ({"what", "factor", "reason"} each) on out, for a run of
+ * options o (NULL: none given); nothing when the point is inside. */
+void sim_outside_fit_json(cJSON *out, const topo_cover *cv, const sim_opts *o, int nodes, int rpn, const char *algo,
+                          uint64_t bytes);
 
 /* The cover as the JSON's "fit_cover". */
 cJSON *sim_fit_cover_json(const topo_cover *cv);

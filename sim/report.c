@@ -181,7 +181,7 @@ cJSON *sim_report_point_json(const sim_run_info *run, const sim_point *p)
     cJSON_AddNumberToObject(ph, p->phase_name[k], p->phase_s[k]);
   cJSON_AddItemToObject(o, "phases", ph);
   if (run->cover)
-    sim_outside_fit_json(o, run->cover, run->nodes, run->ranks_per_node, p->algo, p->bytes);
+    sim_outside_fit_json(o, run->cover, run->opts, run->nodes, run->ranks_per_node, p->algo, p->bytes);
   if (p->sparse) {
     cJSON_AddNumberToObject(o, "density", p->density);
     cJSON_AddNumberToObject(o, "k", (double)p->k);

@@ -45,6 +45,22 @@ START_TEST(cover_line_reads_back)
       "<!-- Fit covers: nccl; nodes 2; GPUs per node 8"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     ck_assert_msg(topo_cover_of_file(bad[i], strlen(bad[i]), &back) == 0, "%s", bad[i]);
+  /* what NCCL_ALGO and NCCL_PROTO left NCCL, where the runs left it less than all */
+  snprintf(c.nccl_algo, sizeof c.nccl_algo, "Tree,Ring");
+  snprintf(c.nccl_proto, sizeof c.nccl_proto, "LL,Simple");
+  topo_cover_format(&c, line, sizeof line);
+  ck_assert_str_eq(line, "Fit covers: nccl; nodes 2,4; GPUs per node 8; bytes per rank 1048576 to 17179869184; "
+                         "NCCL_ALGO Tree,Ring; NCCL_PROTO LL,Simple");
+  snprintf(file, sizeof file, "<!-- %s -->", line);
+  ck_assert_int_eq(topo_cover_of_file(file, strlen(file), &back), 1);
+  ck_assert_str_eq(back.nccl_algo, "Tree,Ring");
+  ck_assert_str_eq(back.nccl_proto, "LL,Simple");
+  c.nccl_algo[0] = '\0';
+  topo_cover_format(&c, line, sizeof line);
+  snprintf(file, sizeof file, "<!-- %s -->", line);
+  ck_assert_int_eq(topo_cover_of_file(file, strlen(file), &back), 1);
+  ck_assert_str_eq(back.nccl_algo, "");
+  ck_assert_str_eq(back.nccl_proto, "LL,Simple");
 }
 END_TEST
 
@@ -116,10 +132,47 @@ START_TEST(outside_the_fit_each_way_is_said_with_how_far)
 }
 END_TEST
 
+/* L12's fit as if its log had run with NCCL_PROTO=^LL128: its cover says so, and a run that
+ * leaves NCCL another choice of protocol is told, in the line and per point. */
+START_TEST(another_choice_of_nccl_is_said)
+{
+  char dir[64], path[128], line[1024];
+  ck_assert_int_eq(cli_tmpdir(dir, "check_outside_fit"), 0);
+  snprintf(path, sizeof path, "%s/l12_proto.xml", dir);
+  FILE *in = fopen("tests/data/platforms/l12_nccl_ring_fit4.xml", "r"), *out = fopen(path, "w");
+  ck_assert(in && out);
+  while (fgets(line, sizeof line, in)) {
+    char *cover = strstr(line, "bytes per rank 1048576 to 8589934592");
+    if (cover)
+      snprintf(cover, sizeof line - (size_t)(cover - line), "bytes per rank 1048576 to 8589934592; NCCL_PROTO LL,Simple\n");
+    fputs(line, out);
+  }
+  fclose(in);
+  fclose(out);
+  static const struct {
+    const char *proto;
+    int told;
+  } runs[] = {{"", 1}, {"--proto LL,Simple", 0}, {"--proto ^LL128", 0}, {"--proto Simple", 1}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    char args[512];
+    snprintf(args, sizeof args, "--platform %s --mode model --nodes 2 --algo nccl-ring --sizes 1M,64M %s", path,
+             runs[i].proto);
+    cli_result r = cli_run(args, 1);
+    ck_assert_msg(r.status == 0, "%s: %s", args, r.err);
+    ck_assert_msg(!strstr(r.err, "left it all, LL,Simple") == !runs[i].told, "%s: %s", args, r.err);
+    ck_assert(factor(point(&r, "nccl-ring", 1048576), "nccl_choice") == runs[i].told);
+    cli_result_free(&r);
+  }
+  remove(path);
+  remove(dir);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("outside_fit");
   CHECK_CASE(s, "cover", 10, cover_line_reads_back);
-  CHECK_CASE(s, "warnings", 120, inside_the_fit_nothing_is_said, outside_the_fit_each_way_is_said_with_how_far);
+  CHECK_CASE(s, "warnings", 120, inside_the_fit_nothing_is_said, outside_the_fit_each_way_is_said_with_how_far,
+             another_choice_of_nccl_is_said);
   return check_run(s);
 }

@@ -46,6 +46,10 @@ int topo_cover_format(const topo_cover *c, char *buf, size_t len)
   n = topo_cover_put_list(buf, len, n, c->gpus, c->ngpus);
   if (n < len)
     n += (size_t)snprintf(buf + n, len - n, "; bytes per rank %.0f to %.0f", c->min_bytes, c->max_bytes);
+  if (n < len && c->nccl_algo[0])
+    n += (size_t)snprintf(buf + n, len - n, "; NCCL_ALGO %s", c->nccl_algo);
+  if (n < len && c->nccl_proto[0])
+    n += (size_t)snprintf(buf + n, len - n, "; NCCL_PROTO %s", c->nccl_proto);
   return (int)n;
 }
 
@@ -90,7 +94,14 @@ int topo_cover_of_file(const char *text, size_t len, topo_cover *out)
   memset(&c, 0, sizeof c);
   int used = 0;
   if (sscanf(line, COVER_KEY "%31[^;]; nodes %95[^;]; GPUs per node %95[^;]; bytes per rank %lf to %lf%n", c.algo,
-             nodes, gpus, &c.min_bytes, &c.max_bytes, &used) != 5 || line[used] != '\0')
+             nodes, gpus, &c.min_bytes, &c.max_bytes, &used) != 5)
+    return 0;
+  int more = 0; /* NCCL_ALGO's, then NCCL_PROTO's, where the fit wrote them */
+  if (line[used] && sscanf(line + used, "; NCCL_ALGO %31[^; ]%n", c.nccl_algo, &more) == 1)
+    used += more;
+  if (line[used] && sscanf(line + used, "; NCCL_PROTO %31[^; ]%n", c.nccl_proto, &more) == 1)
+    used += more;
+  if (line[used] != '\0')
     return 0;
   c.nnodes = get_list(nodes, c.nodes);
   c.ngpus = get_list(gpus, c.gpus);
