@@ -46,6 +46,11 @@ static long list_set(int kind, const char *list, size_t n, const char *text, cha
   while (n > 0) {
     size_t k = strcspn(list, ",");
     k = k < n ? k : n;
+    if (k == 0) { /* an empty name, as strtok passes over it */
+      list++;
+      n--;
+      continue;
+    }
     int i = 0;
     while (i < nn && !(strlen(names[i].name) == k && strncasecmp(list, names[i].name, k) == 0))
       i++;
@@ -66,6 +71,8 @@ unsigned nccl_env_parse(int kind, const char *text, char *why, size_t len)
 {
   long set = -1;
   const char *s = text ? text : "";
+  while (*s == ';') /* empty entries, as strtok passes over them */
+    s++;
   for (int first = 1; *s || first; first = 0) {
     size_t n = strcspn(s, ";"), colon = strcspn(s, ":");
     const char *list = s;
@@ -91,7 +98,9 @@ unsigned nccl_env_parse(int kind, const char *text, char *why, size_t len)
       return 0;
     if (mine)
       set = one;
-    s += n < strlen(s) ? n + 1 : n;
+    s += n;
+    while (*s == ';')
+      s++;
     if (!*s)
       break;
   }

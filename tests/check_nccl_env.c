@@ -33,6 +33,8 @@ START_TEST(lists_as_nccl_reads_them)
   ck_assert_uint_eq(algos("ring,TREE"), ALGO(RING) | ALGO(TREE));
   ck_assert_uint_eq(algos("^NVLS,NVLSTree"), ALGO(RING) | ALGO(TREE));
   ck_assert_uint_eq(algos("PAT,Ring"), ALGO(RING)); /* PAT: NCCL's, not an allreduce's here */
+  ck_assert_uint_eq(algos(",Ring,,Tree,"), ALGO(RING) | ALGO(TREE)); /* strtok passes over empty names */
+  ck_assert_uint_eq(protos(";^LL;;allreduce:Simple;"), PROTO(SIMPLE));
   ck_assert_uint_eq(protos("^LL128"), PROTO(LL) | PROTO(SIMPLE));
   /* tuning.cc's own examples: the allreduce's entry wins over the first */
   ck_assert_uint_eq(protos("LL,Simple;allreduce:^LL"), PROTO(LL128) | PROTO(SIMPLE));
