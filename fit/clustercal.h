@@ -44,8 +44,9 @@ typedef struct {
 } fit_cluster_opts;
 
 /* The options both fit and platform take for it, by name without "--": fit-algo, holdout,
- * min-bytes, inplace (no value), preset, nccl-algo, jobs, nccl-proto, nccl-version. 1 when name is one of them (0 when not, the value
- * untouched), or SA_EINVAL with a line on stderr for a bad value. */
+ * min-bytes, inplace (no value), preset, nccl-algo, jobs, nccl-proto, nccl-version. 1 when
+ * name is one of them (0 when not, the value untouched), or SA_EINVAL with a line on stderr
+ * for a bad value. */
 int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value);
 #define FIT_CLUSTER_OPTIONS                                                                                         \
   "  --fit-algo A      the algorithm whose cost model is fitted (default: nccl, NCCL's own choice, for\n"        \

@@ -153,8 +153,8 @@ static int model_of(const fit_cfit *g, const fit_crun *r, model_at *m)
   if (g->half > 0) /* no ramp: the links' own rates */
     fit_cfit_factor(g->half, g->steep, g->latx, &m->net.bw_factor, &m->net.lat_factor);
   cost_shape sh = {.nodes = r->nodes, .rpn = r->gpus, .elem = r->elem, .segment_bytes = 1 << 20, .channels = 1,
-                   .density = 0.01, .timing = COST_TIMING_NCCL_TESTS, .nccl_algos = g->nccl_algos, .nccl_protos = g->nccl_protos,
-                   .nccl_version = g->nccl_version,
+                   .density = 0.01, .timing = COST_TIMING_NCCL_TESTS, .nccl_algos = g->nccl_algos,
+                   .nccl_protos = g->nccl_protos, .nccl_version = g->nccl_version,
                    .nccl_quick = !g->quick ? 0 : r->nodes == 1 ? g->quick : t.nics};
   return rc ? rc : cost_ctx_new(&m->net, &sh, &m->c);
 }

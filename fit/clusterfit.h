@@ -80,7 +80,7 @@ typedef struct {
   double lo[FIT_NPARAM];
   int quick;             /* NCCL's algorithms: 1 fits a single node with the quick replay */
   const nccl_version *nccl_version; /* NCCL's algorithms: whose choice of algorithm, protocol and channels */
-  unsigned nccl_algos, nccl_protos;  /* what NCCL_ALGO and NCCL_PROTO left it (nccl/nccl_env.h; 0: all) */
+  unsigned nccl_algos, nccl_protos; /* what NCCL_ALGO and NCCL_PROTO left it (nccl/nccl_env.h; 0: all) */
   /* out */
   int iterations, status; /* GSL's */
   double r2, median_err, max_err; /* over the used points: |model - measured| / measured */

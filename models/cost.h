@@ -95,8 +95,8 @@ void cost_ctx_nccl_shape(cost_ctx *c, cost_nccl_shape *s);
 int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choice *out);
 
 /* Every choice NCCL could run at `bytes` on this layout: each algorithm with each protocol
- * NCCL enables there (those NCCL_ALGO and NCCL_PROTO leave where the shape gives them), each on NCCL's channel count for it (or
- * --channels'). Fills out[] (room for COST_NCCL_NALGO * COST_NCCL_NPROTO) and returns how
+ * NCCL enables there (those NCCL_ALGO and NCCL_PROTO leave, where the shape gives them),
+ * each on NCCL's channel count for it (or --channels'). Fills out[] (room for COST_NCCL_NALGO * COST_NCCL_NPROTO) and returns how
  * many, or a negative SA_E* code. */
 int cost_nccl_candidates(cost_ctx *c, uint64_t bytes, cost_nccl_choice *out);
 

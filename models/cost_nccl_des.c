@@ -753,10 +753,8 @@ static int connect(des *d, int algo)
       rc = SA_EINVAL;
     else
       rc = cost_route_use_of(d->c, se[i].from, se[i].to, &x->u);
-    /* SimGrid 3.32 gives a message that pays no latency a sharing penalty of 1, not its
-     * route's latency plus weight-S over its links' bandwidths (src/surf/network_cm02.cpp,
-     * comm_action_set_variable: a variable made at 1.0 is never updated, as one made at 0 is
-     * once its latency is paid): back to back, NCCL's slices share their links evenly */
+    /* back to back, NCCL's slices pay no latency in SimGrid's network (the receiver pays it):
+     * penalty 1, as cost_route_use_of gives a route of no latency, so they share evenly */
     if (rc == 0 && d->c->net->late_latency)
       x->u.penalty = 1;
     double w = d->st[se[i].stream].weight > 1 ? d->st[se[i].stream].weight : 1;
@@ -890,9 +888,8 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
     d.in_toggled = calloc((size_t)d.ncn + 1, 1);
     d.kept_rate = calloc((size_t)d.ncn + 1, sizeof *d.kept_rate);
     d.toggled = malloc(sizeof *d.toggled * (size_t)(d.ncn + 1));
-    rc = d.comp && d.fixed && d.rate && d.due && d.reach && d.open && d.was_on && d.in_toggled && d.kept_rate && d.toggled
-             ? 0
-             : SA_ENOMEM;
+    int got = d.comp && d.fixed && d.rate && d.due && d.reach && d.open;
+    rc = got && d.was_on && d.in_toggled && d.kept_rate && d.toggled ? 0 : SA_ENOMEM;
   }
   for (int r = 0; r < c->p && rc == 0; r++) /* every rank starts with its first ready operation */
     rc = push(&d, d.rk[r].start, EV_WAKE, r, 0);

@@ -3,9 +3,9 @@
  * times its penalty, the penalty being its route's latency + weight-S * sum of 1/bandwidth,
  * so long routes get less, or 1 on a route of no latency), each message bounded by what it
  * would get alone and by TCP's window over its latency, a FATPIPE link never shared, and with
- * cross traffic 5% of each message's rate charged to its reverse route. Messages of one step have one size, so the
- * fluid evolution (rates recomputed as messages finish) scales with it: each message's time
- * per byte is computed once, for one byte. */
+ * cross traffic 5% of each message's rate charged to its reverse route. Messages of one step
+ * have one size, so the fluid evolution (rates recomputed as messages finish) scales with it:
+ * each message's time per byte is computed once, for one byte. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +70,6 @@ int cost_route_use_of(const cost_ctx *c, int src, int dst, cost_route_use *f)
    * weight-S once its latency is paid): on a route of no latency every message gets an even
    * share, whatever its links' bandwidths (tests/data/platforms/zerolat4.xml) */
   f->penalty = p.lat > 0 ? p.lat + c->net->weight_s * p.inv_bw : 1;
-  if (!(f->penalty > 0))
-    f->penalty = 1;
   for (int i = 0; i < p.n && rc == 0; i++)
     if (c->net->rt.links[p.key[i] / c->owners].shared)
       rc = use(f, p.key[i], 1.0);

@@ -7,24 +7,50 @@
 
 #include "nccl_proto.h"
 
-/* NCCL's names (src/init.cc at v2.26.2-1: ncclAlgoStr, ncclProtoStr, ncclFuncStr) and what
- * each is here: an index of nccl_proto.h, or -1 for one nothing here models */
-typedef struct {
+/* NCCL's algorithms by its names (src/init.cc ncclAlgoStr at v2.26.2-1), in its order, and
+ * which of nccl_proto.h's each is here (-1: none modelled). Its protocols' names are
+ * nccl_proto_name's, functions' ncclFuncStr's. */
+static const struct {
   const char *name;
   int ours;
-} env_name;
-
-static const env_name algos[] = {{"Tree", NCCL_ALGO_TREE}, {"Ring", NCCL_ALGO_RING},   {"CollNetDirect", -1},
-                                 {"CollNetChain", -1},     {"NVLS", NCCL_ALGO_NVLS},   {"NVLSTree", NCCL_ALGO_NVLS_TREE},
-                                 {"PAT", -1}};
-static const env_name protos[] = {{"LL", NCCL_PROTO_LL}, {"LL128", NCCL_PROTO_LL128}, {"Simple", NCCL_PROTO_SIMPLE}};
+} algos[] = {{"Tree", NCCL_ALGO_TREE},
+             {"Ring", NCCL_ALGO_RING},
+             {"CollNetDirect", -1},
+             {"CollNetChain", -1},
+             {"NVLS", NCCL_ALGO_NVLS},
+             {"NVLSTree", NCCL_ALGO_NVLS_TREE},
+             {"PAT", -1}};
+#define NALGOS ((int)(sizeof algos / sizeof algos[0]))
 static const char *const funcs[] = {"Broadcast", "Reduce", "AllGather", "ReduceScatter", "AllReduce"};
 #define NFUNCS ((int)(sizeof funcs / sizeof funcs[0]))
 
-static const env_name *names_of(int kind, int *n)
+/* kinds of names: nccl_env.h's two, and NCCL's functions */
+enum { ENV_FUNC = NCCL_ENV_PROTO + 1 };
+
+static int count_of(int kind) { return kind == NCCL_ENV_ALGO ? NALGOS : kind == ENV_FUNC ? NFUNCS : NCCL_NPROTO; }
+static const char *name_at(int kind, int i)
 {
-  *n = kind == NCCL_ENV_ALGO ? (int)(sizeof algos / sizeof algos[0]) : (int)(sizeof protos / sizeof protos[0]);
-  return kind == NCCL_ENV_ALGO ? algos : protos;
+  return kind == NCCL_ENV_ALGO ? algos[i].name : kind == ENV_FUNC ? funcs[i] : nccl_proto_name(i);
+}
+static int ours_at(int kind, int i) { return kind == NCCL_ENV_ALGO ? algos[i].ours : i; }
+
+/* The index of the name of a kind that is the k bytes at s (any case), or count_of(kind) */
+static int find(int kind, const char *s, size_t k)
+{
+  int i = 0;
+  while (i < count_of(kind) && !(strlen(name_at(kind, i)) == k && strncasecmp(s, name_at(kind, i), k) == 0))
+    i++;
+  return i;
+}
+
+/* The names of a kind, "Tree, Ring, ...", for messages */
+static const char *known(int kind, char *out, size_t len)
+{
+  size_t at = 0;
+  out[0] = '\0';
+  for (int i = 0; i < count_of(kind) && at < len; i++)
+    at += (size_t)snprintf(out + at, len - at, "%s%s", i ? ", " : "", name_at(kind, i));
+  return out;
 }
 
 static const char *var_of(int kind) { return kind == NCCL_ENV_ALGO ? "NCCL_ALGO" : "NCCL_PROTO"; }
@@ -33,8 +59,7 @@ static const char *var_of(int kind) { return kind == NCCL_ENV_ALGO ? "NCCL_ALGO"
  * not have. The whole text is kept for messages. */
 static long list_set(int kind, const char *list, size_t n, const char *text, char *why, size_t len)
 {
-  int nn;
-  const env_name *names = names_of(kind, &nn);
+  int nn = count_of(kind);
   int unset = n > 0 && list[0] == '^';
   if (unset) {
     list++;
@@ -42,7 +67,7 @@ static long list_set(int kind, const char *list, size_t n, const char *text, cha
   }
   unsigned named = 0, all = 0;
   for (int i = 0; i < nn; i++)
-    all |= names[i].ours >= 0 ? NCCL_BIT(names[i].ours) : 0;
+    all |= ours_at(kind, i) >= 0 ? NCCL_BIT(ours_at(kind, i)) : 0;
   while (n > 0) {
     size_t k = strcspn(list, ",");
     k = k < n ? k : n;
@@ -51,16 +76,14 @@ static long list_set(int kind, const char *list, size_t n, const char *text, cha
       n--;
       continue;
     }
-    int i = 0;
-    while (i < nn && !(strlen(names[i].name) == k && strncasecmp(list, names[i].name, k) == 0))
-      i++;
+    int i = find(kind, list, k);
     if (i == nn) {
-      snprintf(why, len, "%s=%s: '%.*s' is none of NCCL's %s", var_of(kind), text, (int)k, list,
-               kind == NCCL_ENV_ALGO ? "algorithms (Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT)"
-                                     : "protocols (LL, LL128, Simple)");
+      char names[128];
+      snprintf(why, len, "%s=%s: '%.*s' is none of NCCL's %s (%s)", var_of(kind), text, (int)k, list,
+               kind == NCCL_ENV_ALGO ? "algorithms" : "protocols", known(kind, names, sizeof names));
       return -1;
     }
-    named |= names[i].ours >= 0 ? NCCL_BIT(names[i].ours) : 0;
+    named |= ours_at(kind, i) >= 0 ? NCCL_BIT(ours_at(kind, i)) : 0;
     list += k < n ? k + 1 : k;
     n -= k < n ? k + 1 : k;
   }
@@ -78,12 +101,11 @@ unsigned nccl_env_parse(int kind, const char *text, char *why, size_t len)
     const char *list = s;
     int mine = first;
     if (colon < n) { /* "Function:list" */
-      int f = 0;
-      while (f < NFUNCS && !(strlen(funcs[f]) == colon && strncasecmp(s, funcs[f], colon) == 0))
-        f++;
+      int f = find(ENV_FUNC, s, colon);
       if (f == NFUNCS) {
-        snprintf(why, len, "%s=%s: '%.*s' is none of NCCL's functions (Broadcast, Reduce, AllGather, "
-                 "ReduceScatter, AllReduce)", var_of(kind), text, (int)colon, s);
+        char names[128];
+        snprintf(why, len, "%s=%s: '%.*s' is none of NCCL's functions (%s)", var_of(kind), text, (int)colon, s,
+                 known(ENV_FUNC, names, sizeof names));
         return 0;
       }
       mine = strcmp(funcs[f], "AllReduce") == 0;
@@ -104,7 +126,11 @@ unsigned nccl_env_parse(int kind, const char *text, char *why, size_t len)
     if (!*s)
       break;
   }
-  if (set <= 0) {
+  if (set < 0) { /* NCCL would keep its own choice for an allreduce: say so by giving none */
+    snprintf(why, len, "%s=%s: no entry for an allreduce (leave it out for NCCL's own choice)", var_of(kind), text);
+    return 0;
+  }
+  if (set == 0) {
     snprintf(why, len, "%s=%s: leaves an allreduce no %s modelled here", var_of(kind), text,
              kind == NCCL_ENV_ALGO ? "algorithm" : "protocol");
     return 0;
@@ -114,15 +140,13 @@ unsigned nccl_env_parse(int kind, const char *text, char *why, size_t len)
 
 void nccl_env_format(int kind, unsigned set, char *out, size_t len)
 {
-  int nn;
-  const env_name *names = names_of(kind, &nn);
   size_t at = 0;
   out[0] = '\0';
   if (!set) {
     snprintf(out, len, "NCCL's choice");
     return;
   }
-  for (int i = 0; i < nn; i++)
-    if (names[i].ours >= 0 && (set & NCCL_BIT(names[i].ours)) && at < len)
-      at += (size_t)snprintf(out + at, len - at, "%s%s", at ? "," : "", names[i].name);
+  for (int i = 0; i < count_of(kind); i++)
+    if (ours_at(kind, i) >= 0 && (set & NCCL_BIT(ours_at(kind, i))) && at < len)
+      at += (size_t)snprintf(out + at, len - at, "%s%s", at ? "," : "", name_at(kind, i));
 }

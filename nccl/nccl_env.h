@@ -17,7 +17,8 @@ enum { NCCL_ENV_ALGO, NCCL_ENV_PROTO };
  * functions after the first as "Function:list" separated by ";" (an allreduce takes the
  * first entry's list and any "AllReduce:" one's). Names NCCL has and nothing here models
  * (CollNetDirect, CollNetChain, PAT) are accepted and leave the set. Returns 0 with why
- * filled when the text is not what NCCL accepts or leaves no modelled one. A protocol in a
+ * filled when the text is not what NCCL accepts, has no entry for an allreduce (NCCL's own
+ * choice: give no set) or leaves no modelled one. A protocol in a
  * set NCCL_PROTO gives runs even where NCCL keeps it off by default (LL128: its
  * protoEnable 1, not 2). */
 unsigned nccl_env_parse(int kind, const char *text, char *why, size_t len);

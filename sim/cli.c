@@ -17,8 +17,8 @@
 enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
-  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_ALGO, O_NCCL_VERSION,
-  O_EXPORT_TUNER, O_WHAT_IF, O_LIST_LINKS, O_WORKLOAD, O_BUCKETS
+  O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_ALGO,
+  O_NCCL_VERSION, O_EXPORT_TUNER, O_WHAT_IF, O_LIST_LINKS, O_WORKLOAD, O_BUCKETS
 };
 
 static const struct option longopts[] = {
@@ -451,13 +451,13 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = fail(err, errlen, "unexpected argument '%s' (--help lists the options)", argv[optind]);
   if (rc == 0 && o->action == SIM_RUN)
     rc = parse_algos(o, algos, err, errlen);
-  for (int i = 0; rc == 0 && i < o->nalgos; i++)
+  int own = 0; /* NCCL's own choice among its algorithms */
+  for (int i = 0; rc == 0 && i < o->nalgos; i++) {
     o->nccl |= (sim_catalog_find(o->algos[i])->flags & AR_NCCL) != 0;
+    own |= strcmp(o->algos[i], "nccl") == 0;
+  }
   if (rc == 0 && o->action == SIM_RUN && o->nccl_protos && !o->nccl)
     rc = fail(err, errlen, "--proto applies to NCCL's algorithms only (nccl-ring, nccl-tree, nccl)%s", "");
-  int own = 0; /* NCCL's own choice among its algorithms */
-  for (int i = 0; i < o->nalgos; i++)
-    own |= strcmp(o->algos[i], "nccl") == 0;
   if (rc == 0 && o->action == SIM_RUN && o->nccl_algos && !own)
     rc = fail(err, errlen, "--nccl-algo restricts NCCL's own choice: it goes with --algo nccl%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->export_tuner && (o->nalgos != 1 || strcmp(o->algos[0], "nccl") != 0))

@@ -56,7 +56,8 @@ START_TEST(what_nccl_refuses)
                           {"LL;Simple", "every entry after the first names its function"},
                           {"gather:LL", "none of NCCL's functions"},
                           {"", "leaves an allreduce no protocol"},
-                          {"^LL,LL128,Simple", "leaves an allreduce no protocol"}};
+                          {"^LL,LL128,Simple", "leaves an allreduce no protocol"},
+                          {"Broadcast:LL", "no entry for an allreduce"}};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     why[0] = '\0';
     ck_assert_uint_eq(nccl_env_parse(NCCL_ENV_PROTO, bad[i][0], why, sizeof why), 0);
