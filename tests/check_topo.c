@@ -248,15 +248,19 @@ START_TEST(shipped_hgx_h100_is_what_the_generator_writes)
 }
 END_TEST
 
+/* The presets whose GPU we measured (experiments/gpu/) */
+static const char *const measured_presets[] = {"hgx-h100", "hgx-h200"};
+#define NMEASURED (sizeof measured_presets / sizeof measured_presets[0])
+
 /* The compute a preset takes from a measurement is what simcalib fit makes of that
  * measurement's file (experiments/gpu/): one number written twice must not drift. */
 START_TEST(measured_preset_compute_is_the_fit_of_its_file)
 {
-  const topo_preset *p = topo_preset_find("hgx-h100");
+  const topo_preset *p = topo_preset_find(measured_presets[_i]);
   const char *file = topo_preset_measured(p);
   ck_assert_ptr_nonnull(file);
   char out[256];
-  snprintf(out, sizeof out, "%s/h100-calib.json", dir);
+  snprintf(out, sizeof out, "%s/%s-calib.json", dir, p->name);
   cli_result r = cli_simcalib("fit %s -o %s", file, out);
   ck_assert_msg(r.status == 0, "%s", r.err);
   cli_result_free(&r);
@@ -271,7 +275,8 @@ START_TEST(measured_preset_compute_is_the_fit_of_its_file)
       continue;
     }
     double want = cli_num(fitted, sa_compute_name(i)), got = sa_compute_get(&c, i);
-    ck_assert_msg(fabs(got - want) <= 1e-5 * want, "%s: preset %g, fit of %s %g", sa_compute_name(i), got, file, want);
+    ck_assert_msg(fabs(got - want) <= 1e-5 * want, "%s %s: preset %g, fit of %s %g", p->name, sa_compute_name(i), got,
+                  file, want);
   }
   cJSON_Delete(doc);
 }
@@ -299,12 +304,15 @@ static double step_fixed(const md_data *d, const char *op, int ranks)
  * must not drift; and each lies under NCCL's own per-hop figure on NVLink. */
 START_TEST(measured_floors_are_their_files)
 {
-  const topo_preset *p = topo_preset_find("hgx-h100");
+  const topo_preset *p = topo_preset_find(measured_presets[_i]);
   topo_floors f;
   topo_preset_floors(p, &f);
   md_data d = {0};
   char err[256];
-  ck_assert_msg(md_data_read(&d, "experiments/gpu/h100-sxm-steps.json", err, sizeof err) == 0, "%s", err);
+  const char *steps = topo_preset_floor_file(p, 1), *call = topo_preset_floor_file(p, 0);
+  ck_assert_ptr_nonnull(steps);
+  ck_assert_ptr_nonnull(call);
+  ck_assert_msg(md_data_read(&d, steps, err, sizeof err) == 0, "%s", err);
   double ll128 = 1, simple = 1;
   for (int r = 2; r <= 8; r += 6) {
     double ll = step_fixed(&d, "step_ll", r);
@@ -312,12 +320,13 @@ START_TEST(measured_floors_are_their_files)
     simple = fmin(simple, step_fixed(&d, "step_simple", r) - ll);
   }
   md_data_free(&d);
-  ck_assert_msg(fabs(f.ll128_lat - ll128) <= 0.01 * ll128, "LL128: preset %g s, file %g", f.ll128_lat, ll128);
-  ck_assert_msg(fabs(f.simple_lat - simple) <= 0.01 * simple, "Simple: preset %g s, file %g", f.simple_lat, simple);
+  ck_assert_msg(fabs(f.ll128_lat - ll128) <= 0.01 * ll128, "%s LL128: preset %g s, file %g", p->name, f.ll128_lat, ll128);
+  ck_assert_msg(fabs(f.simple_lat - simple) <= 0.01 * simple, "%s Simple: preset %g s, file %g", p->name, f.simple_lat,
+                simple);
   ck_assert(f.ll128_lat < 1.9e-6 - 0.6e-6 && f.simple_lat < 3.4e-6 - 0.6e-6);
 
   memset(&d, 0, sizeof d);
-  ck_assert_msg(md_data_read(&d, "experiments/gpu/h100-sxm-nccl1.json", err, sizeof err) == 0, "%s", err);
+  ck_assert_msg(md_data_read(&d, call, err, sizeof err) == 0, "%s", err);
   double t[64];
   size_t n = 0;
   for (size_t i = 0; i < d.n && n < 64; i++)
@@ -327,10 +336,19 @@ START_TEST(measured_floors_are_their_files)
   ck_assert_uint_ge(n, 10);
   gsl_sort(t, 1, n);
   double launch = gsl_stats_median_from_sorted_data(t, 1, n);
-  ck_assert_msg(fabs(f.launch - launch) <= 0.01 * launch, "launch: preset %g s, file %g", f.launch, launch);
+  ck_assert_msg(fabs(f.launch - launch) <= 0.01 * launch, "%s launch: preset %g s, file %g", p->name, f.launch, launch);
+}
+END_TEST
 
-  topo_preset_floors(topo_preset_find("hgx-a100"), &f); /* not measured: no floor */
+/* Where the GPU was not measured there is no floor and no file to read one from. */
+START_TEST(unmeasured_presets_have_no_floor)
+{
+  topo_floors f;
+  const topo_preset *p = topo_preset_find("hgx-a100");
+  topo_preset_floors(p, &f);
   ck_assert(f.launch == 0 && f.ll128_lat == 0 && f.simple_lat == 0);
+  ck_assert_ptr_null(topo_preset_floor_file(p, 0));
+  ck_assert_ptr_null(topo_preset_measured(p));
 }
 END_TEST
 
@@ -400,9 +418,13 @@ int main(void)
   Suite *s = suite_create("topo");
   CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
                      rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
-                     nic_rate_note_is_true, measured_preset_compute_is_the_fit_of_its_file,
-                     measured_floors_are_their_files,
-                     rail_units_delay_and_limit_as_one_switch,
+                     nic_rate_note_is_true, unmeasured_presets_have_no_floor, rail_units_delay_and_limit_as_one_switch,
                      every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused);
+  TCase *tc = tcase_create("measured GPUs"); /* each preset whose GPU we measured */
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_set_timeout(tc, 60);
+  tcase_add_loop_test(tc, measured_preset_compute_is_the_fit_of_its_file, 0, (int)NMEASURED);
+  tcase_add_loop_test(tc, measured_floors_are_their_files, 0, (int)NMEASURED);
+  suite_add_tcase(s, tc);
   return check_run(s);
 }

@@ -14,6 +14,10 @@ static const topo_preset presets[] = {
      "       direction), 3.35 TB/s HBM3, 67 Tflop/s fp32; NVIDIA DGX H100 datasheet: 8 single-port\n"
      "       ConnectX-7, 400 Gb/s InfiniBand each; NVIDIA DGX SuperPOD reference architecture: one\n"
      "       leaf per rail (GPU j's NIC of every node on leaf j)"},
+    {"hgx-h200", "H200", "NVL", TOPO_NODE_NVSWITCH, 8, 450e9, 1e-6, 8, 50e9, 2e-6, 1, 4.8e12, 67e12,
+     "NVIDIA H200 Tensor Core GPU datasheet (SXM): NVLink 900 GB/s both ways (450 per direction),\n"
+     "       4.8 TB/s HBM3e, 67 Tflop/s fp32 (the H100 SXM's multiprocessors); NVIDIA DGX H200\n"
+     "       datasheet: 8 single-port ConnectX-7, 400 Gb/s InfiniBand each, on rails"},
     {"hgx-a100", "A100", "PCIe", TOPO_NODE_NVSWITCH, 8, 300e9, 1e-6, 8, 25e9, 2e-6, 1, 1.555e12, 19.5e12,
      "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB): 12 NVLink3 links, 600 GB/s both ways (300 per\n"
      "       direction), 1555 GB/s HBM2, 19.5 Tflop/s fp32; NVIDIA DGX A100 datasheet: 8 single-port\n"
@@ -86,21 +90,40 @@ static const struct {
       .topk_b = 5.63489e-11, .mstopk_a = 3948.27e-6, .mstopk_b = 1.18835e-11, .scatter_a = 5.00018e-6,
       .scatter_b = 6.52125e-11},
      "experiments/gpu/h100-sxm-kernels.json"},
+    {"hgx-h200",
+     {.reduce_bw = 1215.61e9, .reduce_lat = 6.37749e-6, .copy_bw = 2138.56e9, .topk_a = 292.412e-6,
+      .topk_b = 5.05205e-11, .mstopk_a = 3079.18e-6, .mstopk_b = 8.77532e-12, .scatter_a = 4.41989e-6,
+      .scatter_b = 5.20543e-11},
+     "experiments/gpu/h200-kernels.json"},
 };
 
-/* The floors of topo_floors, where measured. hgx-h100: one H100 80GB HBM3 (SXM5), 2026-11-27,
- * experiments/gpu/h100-sxm-nccl1.json (an NCCL 2.2x allreduce call on one rank, out of
- * place, batched back to back: median of its sizes up to 64 KiB, 5.83 us) and
- * h100-sxm-steps.json (a ring of 2 or 8 multiprocessors handing NCCL's steps on, time per
- * step against its size: the fixed part LL 0.55 / 0.59 us, LL128 1.06 / 0.90, Simple 2.14
- * / 2.12; beyond LL's, the lesser of the two rings). NCCL's own per-hop figures on NVLink
- * (src/graph/tuning.cc hwLat at v2.26.2-1: 0.6, 1.9, 3.4 us) lie above each. */
+/* The floors of topo_floors, where measured (experiments/gpu/README.md), with the files they
+ * come from: `call` an NCCL 2.2x allreduce on one rank, out of place, batched back to back
+ * (the median of its sizes up to 64 KiB: 5.83 us on the H100, 7.07 on the H200); `steps` a
+ * ring of 2 or 8 multiprocessors handing NCCL's steps on, time per step against its size,
+ * whose fixed part beyond LL's (the lesser of the two rings) is a step's floor: on the H100
+ * LL 0.55 / 0.59 us, LL128 1.06 / 0.90, Simple 2.14 / 2.12; on the H200 LL 0.42 / 0.52,
+ * LL128 0.96 / 0.94, Simple 2.00 / 2.10. NCCL's own per-hop figures on NVLink
+ * (src/graph/tuning.cc hwLat at v2.26.2-1: 0.6, 1.9, 3.4 us) lie above each. One H100 80GB
+ * HBM3 (SXM5) and one H200, 2026-11-27. */
 static const struct {
   const char *preset;
   topo_floors f;
+  const char *call, *steps;
 } floors[] = {
-    {"hgx-h100", {.launch = 5.83e-6, .ll128_lat = 0.898e-6 - 0.585e-6, .simple_lat = 2.118e-6 - 0.585e-6}},
+    {"hgx-h100", {.launch = 5.83e-6, .ll128_lat = 0.898e-6 - 0.585e-6, .simple_lat = 2.118e-6 - 0.585e-6},
+     "experiments/gpu/h100-sxm-nccl1.json", "experiments/gpu/h100-sxm-steps.json"},
+    {"hgx-h200", {.launch = 7.073e-6, .ll128_lat = 0.942e-6 - 0.522e-6, .simple_lat = 1.997e-6 - 0.422e-6},
+     "experiments/gpu/h200-nccl1.json", "experiments/gpu/h200-steps.json"},
 };
+
+const char *topo_preset_floor_file(const topo_preset *p, int steps)
+{
+  for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
+    if (strcmp(floors[i].preset, p->name) == 0)
+      return steps ? floors[i].steps : floors[i].call;
+  return NULL;
+}
 
 void topo_preset_floors(const topo_preset *p, topo_floors *f)
 {

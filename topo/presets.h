@@ -60,5 +60,8 @@ typedef struct {
   double simple_lat; /* a step of Simple beyond one of LL */
 } topo_floors;
 void topo_preset_floors(const topo_preset *p, topo_floors *f);
+/* The file a preset's floors come from: steps 1 the steps' (the ll128 and simple floors), 0
+ * the NCCL call's (launch); NULL where not measured. */
+const char *topo_preset_floor_file(const topo_preset *p, int steps);
 
 #endif
