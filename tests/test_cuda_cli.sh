@@ -26,7 +26,9 @@ bad "simcalib_cuda: bad value '0' for --reps" --reps 0
 bad "simcalib_cuda: bad value '2' for --density" --density 2
 bad "simcalib_cuda: bad value 'x' for --max-bytes" --max-bytes x
 bad "simcalib_cuda: unexpected argument 'extra'" --protocols-only extra
+bad "simcalib_cuda: unexpected argument 'extra'" --nvls-only extra
 "$prog" --help >"$tmp/out" 2>"$tmp/err"
 check "--help status" "$?" 0
 check "--help names --protocols-only" "$(grep -c -- '--protocols-only' "$tmp/out")" 2
+check "--help names --nvls-only" "$(grep -c -- '--nvls-only' "$tmp/out")" 2
 check_summary

@@ -1,6 +1,6 @@
 /* cuda_bench.h: the CUDA calibration benchmarks (copies, sum, MSTopK, exact top-k, NCCL's
- * protocols on one channel, NCCL allreduce) and what they share: options, timing with CUDA
- * events, error checks. */
+ * protocols on one channel, multicast through the NVSwitch, NCCL allreduce) and what they
+ * share: options, timing with CUDA events, error checks. */
 #ifndef MEASURE_CUDA_CUDA_BENCH_H
 #define MEASURE_CUDA_CUDA_BENCH_H
 
@@ -18,6 +18,8 @@ struct cb_opts {
   int reps, warmup, nccl_batch, gpus;
   int nccl;                      /* run the NCCL sweep */
   int kernels;                   /* run the copies, sums and selections */
+  int protocols;                 /* run the protocols' rings */
+  int nvls;                      /* run the multicast (NVLS) loads and stores */
   const char *out;
 };
 
@@ -48,6 +50,11 @@ int cb_nccl(const cb_opts &o, md_data *d);
  * step_ll128, step_simple, one ring alone, with bytes the payload of one step, count the
  * steps each block runs and ranks the blocks of the ring. */
 int cb_protocols(const cb_opts &o, md_data *d);
+/* What w warps of one block move through the NVSwitch's multicast address (cuda_nvls.cu):
+ * points nvls_ld_reduce, nvls_st and, through the plain mapping of the same memory, uc_ld
+ * and uc_st, with bytes what each block moves, count the blocks at once and ranks the warps
+ * of a block; nothing where the GPU offers no multicast. */
+int cb_nvls(const cb_opts &o, md_data *d);
 
 /* A point of this device benchmark with its fixed fields set. */
 md_point cb_point(const char *op, const char *dtype, double bytes, double count);
