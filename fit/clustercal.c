@@ -71,6 +71,21 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
   return 1;
 }
 
+/* What NCCL ran a point with, from md_point.nccl_ran ("NVLSTree/Simple/16"), into q. */
+static void ran_of(const char *ran, fit_cpoint *q)
+{
+  char algo[24], proto[24], why[160];
+  int channels = 0;
+  if (!ran[0] || sscanf(ran, "%23[^/]/%23[^/]/%d", algo, proto, &channels) < 2)
+    return;
+  q->ran_algos = nccl_env_parse(NCCL_ENV_ALGO, algo, why, sizeof why);
+  q->ran_protos = nccl_env_parse(NCCL_ENV_PROTO, proto, why, sizeof why);
+  q->ran_channels = channels > 0 ? channels : 0;
+  q->unmodelled = !q->ran_algos || !q->ran_protos;
+  if (q->unmodelled)
+    q->ran_algos = q->ran_protos = 0;
+}
+
 static int by_bytes(const void *a, const void *b)
 {
   const fit_cpoint *x = a, *y = b;
@@ -93,7 +108,15 @@ static int gather(const md_data *d, int r, const fit_cluster_opts *o, fit_crun *
     if (p->bytes <= 0 || p->count <= 0 || p->time_s <= 0 || (p->inplace >= 0 && p->inplace != o->inplace))
       continue;
     out->elem = (int)(p->bytes / p->count);
-    out->pt[out->n++] = (fit_cpoint){p->bytes, p->time_s, p->bytes >= o->min_bytes, 0, 0, -1, -1, {{0, 0}}};
+    fit_cpoint *q = &out->pt[out->n++];
+    *q = (fit_cpoint){.bytes = p->bytes,
+                      .measured_s = p->time_s,
+                      .used = p->bytes >= o->min_bytes,
+                      .proto = -1,
+                      .algo = -1,
+                      .own_algo = -1,
+                      .own_proto = -1};
+    ran_of(p->nccl_ran, q);
   }
   qsort(out->pt, (size_t)out->n, sizeof *out->pt, by_bytes);
   for (int i = 0, k = 0; i < out->n && o->holdout; i++)
@@ -113,6 +136,43 @@ static void note(fit_cluster *c, const char *fmt, const char *a, const char *b)
 }
 
 static void ramp(fit_cluster *c, fit_cfit *f, int single, int multi);
+
+/* What the logs' tuning lines say NCCL ran (fit_cpoint.ran_algos), into c->ran: how many
+ * sizes, fitted as NCCL ran them; those of an algorithm not modelled; and where the model of
+ * NCCL's tuning would have picked otherwise (a few named). */
+static void ran_notes(fit_cluster *c)
+{
+  int said = 0, unmodelled = 0, other = 0;
+  char list[512] = "";
+  for (int r = 0; r < c->nruns; r++)
+    for (int i = 0; i < c->runs[r].n; i++) {
+      const fit_cpoint *p = &c->runs[r].pt[i];
+      said += p->ran_algos != 0 || p->unmodelled;
+      unmodelled += p->unmodelled;
+      if (p->own_algo < 0 || p->algo < 0)
+        continue;
+      if (other++ < 4) {
+        char size[32];
+        size_t n = strlen(list);
+        util_format_size((uint64_t)p->bytes, size, sizeof size);
+        snprintf(list + n, sizeof list - n, "%s%s %s/%s (the model: %s/%s)", n ? ", " : "", size,
+                 nccl_algo_name(p->algo), nccl_proto_name(p->proto), nccl_algo_name(p->own_algo),
+                 nccl_proto_name(p->own_proto));
+      }
+    }
+  if (!said)
+    return;
+  size_t n = (size_t)snprintf(c->ran, sizeof c->ran,
+                              "the logs' tuning lines say what NCCL ran at %d sizes: fitted as NCCL ran them\n", said);
+  if (unmodelled && n < sizeof c->ran)
+    n += (size_t)snprintf(c->ran + n, sizeof c->ran - n,
+                          "%d of them ran an algorithm not modelled (CollNet, PAT): fitted with NCCL's choice as "
+                          "modelled\n",
+                          unmodelled);
+  if (other && n < sizeof c->ran)
+    snprintf(c->ran + n, sizeof c->ran - n, "the model of NCCL %s's tuning picks otherwise at %d: %s%s\n",
+             c->fit.nccl_version->name, other, list, other > 4 ? ", ..." : "");
+}
 
 #define NIC_UNDER_PCIE 0.99
 
@@ -378,6 +438,8 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
     f->compute.nvls_bw = 0;
   if (rc == 0)
     bound_notes(c, &start);
+  if (rc == 0)
+    ran_notes(c);
   if (rc == SA_ENODATA)
     snprintf(err, errlen, "too few points for the parameters to fit: give more sizes (or a smaller --min-bytes)");
   else if (rc)
@@ -484,6 +546,7 @@ void fit_cluster_report(FILE *f, const fit_cluster *c, const fit_cluster_opts *o
   lines(f, "# at a bound: ", c->bounds);
   lines(f, "# far below: ", c->below);
   lines(f, "# far above: ", c->above);
+  lines(f, "# NCCL ran: ", c->ran);
 }
 
 cJSON *fit_cluster_cal_json(const fit_cluster_cal *c)
@@ -685,5 +748,6 @@ void fit_cluster_cal_of(const fit_cluster *c, const fit_cluster_opts *o, const c
   n = append_lines(out->notes, sizeof out->notes, n, "     Assumed: ", c->assumed);
   n = append_lines(out->notes, sizeof out->notes, n, "     At a bound: ", c->bounds);
   n = append_lines(out->notes, sizeof out->notes, n, "     Far below: ", c->below);
-  append_lines(out->notes, sizeof out->notes, n, "     Far above: ", c->above);
+  n = append_lines(out->notes, sizeof out->notes, n, "     Far above: ", c->above);
+  append_lines(out->notes, sizeof out->notes, n, "     NCCL ran: ", c->ran);
 }

@@ -82,6 +82,8 @@ typedef struct {
   char assumed[1024]; /* one line each: what the logs do not say and was taken */
   char bounds[1024];  /* one line each: a figure that ended at its physical bound, and what that suggests */
   char below[1024];   /* one line each: a link's rate fitted far below the preset's (FIT_FAR_BELOW) */
+  char ran[1024];     /* one line each: what the logs' tuning lines say NCCL ran, and where the
+                       * model of its tuning would have picked otherwise */
   char above[1024];   /* one line each: NCCL's start or steps fitted far above NCCL's own (FIT_FAR_ABOVE) */
 } fit_cluster;
 

@@ -42,7 +42,7 @@ static int reads(int i, int proto)
 }
 
 typedef struct {
-  int valid, quick, proto, algo;
+  int valid, quick, proto, algo, own_proto, own_algo;
   double p[FIT_NPARAM], model_s;
 } kept_point;
 
@@ -105,7 +105,7 @@ static const kept_point *kept_for(const fit_ckept *k, int r, int i, const double
 /* What a point's evaluation gives, as a child sends it back. */
 typedef struct {
   double model_s, secs;
-  int proto, algo;
+  int proto, algo, own_proto, own_algo;
 } point_out;
 
 /* One point to evaluate: parameter set `set` (-1: f's own), run, point. */
@@ -199,10 +199,23 @@ static int eval_piece(void *arg, int k, void *buf)
       if (rc)
         break;
     }
-    uint64_t bytes = (uint64_t)w->runs[run].pt[jb->pt].bytes;
+    const fit_cpoint *pt = &w->runs[run].pt[jb->pt];
+    uint64_t bytes = (uint64_t)pt->bytes;
     cost_result res;
+    /* where the log says what NCCL ran the size with, that (and what the model of its
+     * tuning would have picked, when another) */
+    int ran = pt->ran_algos && strcmp(w->f->algo, "nccl") == 0;
+    o[j].own_proto = o[j].own_algo = -1;
+    if (ran) {
+      plan_of(m.c, w->f->algo, bytes, &o[j].own_proto, &o[j].own_algo);
+      rc = cost_nccl_restrict(m.c, pt->ran_algos, pt->ran_protos, pt->ran_channels);
+    }
     plan_of(m.c, w->f->algo, bytes, &o[j].proto, &o[j].algo);
-    rc = cost_predict(m.c, w->f->algo, bytes, &res);
+    rc = rc ? rc : cost_predict(m.c, w->f->algo, bytes, &res);
+    if (ran && rc == 0)
+      rc = cost_nccl_restrict(m.c, w->f->nccl_algos, w->f->nccl_protos, 0);
+    if (o[j].own_proto == o[j].proto && o[j].own_algo == o[j].algo)
+      o[j].own_proto = o[j].own_algo = -1;
     o[j].model_s = res.time_s;
     o[j].secs = now_s() - t0;
   }
@@ -314,6 +327,8 @@ int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *
         pt->model_s = e->model_s;
         pt->proto = e->proto;
         pt->algo = e->algo;
+        pt->own_proto = e->own_proto;
+        pt->own_algo = e->own_algo;
       } else if (pt->used || !used_only)
         jobs[nj++] = (job){-1, r, i, 0};
     }
@@ -324,6 +339,8 @@ int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *
     pt->model_s = out[j].model_s;
     pt->proto = out[j].proto;
     pt->algo = out[j].algo;
+    pt->own_proto = out[j].own_proto;
+    pt->own_algo = out[j].own_algo;
   }
   /* kept in the slot not pinned, the one before the latest when none is */
   int slot = !k ? 0 : k->pinned >= 0 ? 1 - k->pinned : 1 - k->latest;
@@ -333,7 +350,7 @@ int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *
       if (!pt->used && used_only)
         continue;
       kept_point *e = &k->pt[KEPT * (k->first[r] + i) + slot];
-      *e = (kept_point){1, f->quick, pt->proto, pt->algo, {0}, pt->model_s};
+      *e = (kept_point){1, f->quick, pt->proto, pt->algo, pt->own_proto, pt->own_algo, {0}, pt->model_s};
       memcpy(e->p, p, sizeof p);
     }
   if (rc == 0 && k)

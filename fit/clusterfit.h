@@ -37,6 +37,12 @@ typedef struct {
   double model_s;    /* the fitted model's time */
   int proto;         /* NCCL's algorithms: the protocol NCCL runs at that size; else -1 */
   int algo;          /* NCCL's algorithms: the algorithm it runs (NCCL_ALGO_*); else -1 */
+  /* what the log's tuning lines say NCCL ran (md_point.nccl_ran): an algorithm's and a
+   * protocol's bit (nccl/nccl_env.h) and its channels (0: not said); ran_algos 0: not said,
+   * or an algorithm not modelled (unmodelled 1); own_algo, own_proto: what the model of
+   * NCCL's tuning would have picked instead (-1: the same, or not said) */
+  unsigned ran_algos, ran_protos;
+  int ran_channels, unmodelled, own_algo, own_proto;
   /* seconds its last evaluation took with each of the replays it had lately (quick: cost.h
    * nccl_quick; secs 0: none), to share the next ones out evenly */
   struct {

@@ -32,6 +32,7 @@ static void reset(imp_nccl_ctx *c)
     free(st->gpu[i]);
   }
   st->nranks = 0;
+  st->nran = 0;
   md_run_free(&st->run);
   st->stage = ST_NONE;
   st->in_table = 0;
@@ -68,6 +69,10 @@ static int end_run(imp_nccl_ctx *c, long ln)
     rc = imp_bad(&c->io, ln, why);
   } else if (d->n > st->first_point) {
     md_run *r = &st->run;
+    for (size_t i = st->first_point; i < d->n; i++) /* what NCCL's tuning lines say it ran */
+      for (int k = 0; k < st->nran; k++)
+        if (st->ran[k].bytes == d->p[i].bytes && !st->ran[k].mixed)
+          snprintf(d->p[i].nccl_ran, sizeof d->p[i].nccl_ran, "%s", st->ran[k].ran);
     common_dtype(d, st->first_point, r->dtype, sizeof r->dtype);
     snprintf(r->redop, sizeof r->redop, "%s", c->redop_mixed ? "" : c->redop);
     if (imp_nccl_run_shape(r, st->host, st->gpu, st->nranks) != 0 || md_data_add_run(d, r) < 0) {
@@ -333,6 +338,13 @@ static int text(void *ctx, char *s, long ln)
   imp_nccl_state *st = &c->st;
   if (version_line(c, s) || env_line(c, s))
     return 0;
+  int tuning = imp_nccl_ran_line(st, s);
+  if (tuning < 0) {
+    snprintf(c->io.err, c->io.errlen, "out of memory");
+    return SA_ENOMEM;
+  }
+  if (tuning)
+    return 0;
   if (strncmp(s, "rccl-tests:", 11) == 0) { /* "rccl-tests: Version develop:3f7f785" */
     int rc = st->stage == ST_NONE ? begin(c, ST_VERSION, 0, ln) : 0;
     char *tok[4];
@@ -366,6 +378,7 @@ int imp_nccl(FILE *f, const char *name, const imp_opts *o, md_data *d, imp_repor
   reset(&c);
   free(c.st.host);
   free(c.st.gpu);
+  free(c.st.ran);
   if ((rc = imp_end(d, first, first_run, rc, err, errlen)) == 0)
     snprintf(d->source, sizeof d->source, "%s", d->runs[first_run].tool);
   return rc;

@@ -26,6 +26,15 @@ typedef struct {
   int timestamp;      /* the last column, -T's timestamp, may take several tokens */
 } imp_nccl_cols;
 
+/* One size's choice as NCCL's tuning lines print it ("AllReduce: 1048576 Bytes -> Algo
+ * NVLSTree proto Simple channel{Lo..Hi}={0..15}", src/enqueue.cc at v2.26.2-1), as
+ * md_point.nccl_ran writes it; mixed when two lines for the size disagree. */
+typedef struct {
+  double bytes;
+  char ran[24];
+  int mixed;
+} imp_nccl_ran;
+
 typedef struct {
   md_run run;          /* the run being read */
   imp_nccl_stage stage;     /* the furthest part of it seen */
@@ -36,7 +45,17 @@ typedef struct {
   int nranks, rank_cap;
   char pending_nccl[32]; /* an "NCCL version" line seen while no run was open */
   char pending_algo[64], pending_proto[64]; /* the same of NCCL_ALGO's and NCCL_PROTO's lines */
+  imp_nccl_ran *ran;                        /* what NCCL's tuning lines say it ran each size with */
+  int nran, ran_cap;
 } imp_nccl_state;
+
+/* A line of NCCL's tuning: 1 (and the choice kept in st) where s is one, whatever its
+ * collective, 0 where not. Its three forms: "AllReduce: N Bytes -> Algo NAME proto NAME
+ * channel{Lo..Hi}={a..b}" (2.24 on), "AllReduce: N Bytes -> Algo I proto J time T" (2.23),
+ * "N Bytes -> Algo I proto J time T" (2.19 to 2.22, allreduce alone in all_reduce_perf),
+ * I and J NCCL's indices (src/include/device.h: Tree, Ring, CollNetDirect, CollNetChain,
+ * NVLS, NVLSTree, PAT; LL, LL128, Simple). Returns -1 when out of memory. */
+int imp_nccl_ran_line(imp_nccl_state *st, const char *s);
 
 /* Reads the column header ("# size count type redop root time algbw busbw #wrong time ...");
  * 0, or -1 when line is not one. Modifies line. */

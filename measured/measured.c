@@ -84,6 +84,7 @@ static cJSON *point_json(const md_point *p)
   md_json_add_num(o, "errors", (double)p->errors);
   md_json_add_str(o, "source", p->source);
   md_json_add_num(o, "run", p->run);
+  md_json_add_str(o, "nccl_ran", p->nccl_ran);
   return o;
 }
 
@@ -133,6 +134,7 @@ static int point_from_json(const cJSON *o, md_point *p)
   p->busbw_GBps = md_json_get_num(o, "busbw_GBps", &bad);
   p->errors = md_json_get_count(o, "errors", &bad);
   p->run = md_json_get_count(o, "run", &bad);
+  md_json_get_str(o, "nccl_ran", p->nccl_ran, sizeof p->nccl_ran);
   return bad || !p->op[0] || p->bytes < 0 || p->time_s <= 0 ? SA_EPARSE : 0;
 }
 

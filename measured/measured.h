@@ -33,6 +33,9 @@ typedef struct {
   double algbw_GBps, busbw_GBps; /* nccl-tests definitions, GB = 1e9 bytes */
   long errors;                   /* nccl-tests #wrong */
   int run;                       /* index of its run in md_data.runs; -1 none */
+  char nccl_ran[24];             /* what NCCL ran the size with, as its tuning lines say:
+                                  * "Ring/LL128/16" (algorithm/protocol[/channels], NCCL's names);
+                                  * "" where the log does not say */
 } md_point;
 
 /* nccl-tests' own parameters as its "# nThread ..." line gives them (the names are those of

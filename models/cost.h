@@ -93,6 +93,11 @@ void cost_ctx_nccl_shape(cost_ctx *c, cost_nccl_shape *s);
  * `bytes` per rank on this layout: NCCL's choice of what the shape leaves open. Returns 0,
  * SA_ENOMODEL for another algorithm, or another SA_E* code. */
 int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choice *out);
+/* Leaves NCCL's choice for the next predictions to the algorithms, protocols and channels
+ * given (the shape's nccl_algos, nccl_protos, nccl_channels; 0: NCCL's own), as a log says
+ * NCCL ran a size: channels beyond those laid out stay NCCL's own (the layout, made once,
+ * stays). Returns 0 or the layout's SA_E* code. */
+int cost_nccl_restrict(cost_ctx *c, unsigned algos, unsigned protos, int channels);
 
 /* Every choice NCCL could run at `bytes` on this layout: each algorithm with each protocol
  * NCCL enables there (those NCCL_ALGO and NCCL_PROTO leave, where the shape gives them),

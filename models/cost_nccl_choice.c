@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cost_models.h"
+#include "cost_nccl_layout.h"
 
 /* NCCL's algorithms by name; -1: NCCL's choice among them */
 static const struct {
@@ -49,6 +50,18 @@ int cost_nccl_plan(cost_ctx *c, const char *algo, uint64_t bytes, cost_nccl_choi
   unsigned nvls = NCCL_BIT(NCCL_ALGO_NVLS) | NCCL_BIT(NCCL_ALGO_NVLS_TREE);
   if (algos && !(algos & ~nvls) && isnan(out->time_s) && c->p > 1)
     return SA_ENONVLS; /* one rank copies, whatever the algorithm */
+  return 0;
+}
+
+int cost_nccl_restrict(cost_ctx *c, unsigned algos, unsigned protos, int channels)
+{
+  cost_nccl_layout *t;
+  int rc = cost_nccl_layout_of(c, &t);
+  if (rc)
+    return rc;
+  c->shape.nccl_algos = algos;
+  c->shape.nccl_protos = protos;
+  c->shape.nccl_channels = channels > 0 && channels <= t->channels ? channels : 0;
   return 0;
 }
 

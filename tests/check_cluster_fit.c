@@ -267,6 +267,37 @@ START_TEST(nccl_figures_stop_at_the_gpus_floors)
 }
 END_TEST
 
+/* Where the log's tuning lines say what NCCL ran a size with, the fit models that and says
+ * where the model of NCCL's tuning would have picked otherwise (the test logs' lines are
+ * written in NCCL's own forms: no shared log has them); a log without them says nothing. */
+START_TEST(what_nccl_ran_is_fitted)
+{
+  static const struct {
+    const char *log, *said[2];
+  } cases[] = {
+      {"tests/data/calib/nccl_tuning_numeric.log",
+       {"# NCCL ran: 1 of them ran an algorithm not modelled (CollNet, PAT)",
+        "# NCCL ran: the model of NCCL 2.26.2-1's tuning picks otherwise at 2: 8 tree/LL (the model: ring/LL), 32 "
+        "ring/LL128 (the model: ring/LL)\n"}},
+      {"tests/data/calib/nccl_tuning_2node16.log",
+       {"# NCCL ran: the logs' tuning lines say what NCCL ran at 31 sizes: fitted as NCCL ran them\n",
+        "picks otherwise at 2: 256K ring/LL128 (the model: tree/LL128), 512K ring/LL128 (the model: tree/LL128)\n"}},
+      {LOGS "L09_gjaion_h100_2node16.log", {NULL, NULL}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cli_result r = cli_simcalib("import nccl-tests %s -o %s/ran.json", cases[i].log, dir);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cli_result_free(&r);
+    r = cli_simcalib("fit %s/ran.json -o %s/ran-fit.json", dir, dir);
+    ck_assert_msg(r.status == 0, "%s: %s", cases[i].log, r.err);
+    for (int k = 0; k < 2 && cases[i].said[k]; k++)
+      ck_assert_msg(strstr(r.out, cases[i].said[k]), "%s: no '%s' in\n%s", cases[i].log, cases[i].said[k], r.out);
+    ck_assert_msg(cases[i].said[0] || !strstr(r.out, "# NCCL ran:"), "%s:\n%s", cases[i].log, r.out);
+    cli_result_free(&r);
+  }
+}
+END_TEST
+
 /* simcalib fit writes the cluster fit with every point; platform --calib draws it; the
  * platform's SMPI factors are the ramp (the ring's fit, asked for). */
 START_TEST(fit_file_and_platform_from_it)
@@ -435,7 +466,7 @@ int main(void)
   CHECK_CASE_FIXTURE(s, "nccl-tests logs", 400, setup, teardown, self_consistency_on_real_logs,
                      held_out_sizes_are_predicted, a_slow_nic_behind_pcie, fit_file_and_platform_from_it,
                      every_figure_within_the_hardware, nccl_figures_stop_at_the_gpus_floors,
-                     validate_takes_an_imported_run, bad_input_exits_2,
-                     the_fit_is_the_same_in_one_process_or_many, a_fabric_past_the_log_is_said);
+                     validate_takes_an_imported_run, bad_input_exits_2, the_fit_is_the_same_in_one_process_or_many,
+                     a_fabric_past_the_log_is_said, what_nccl_ran_is_fitted);
   return check_run(s);
 }

@@ -526,6 +526,59 @@ START_TEST(osu_datatypes_and_validation)
 }
 END_TEST
 
+/* The out-of-place point of `bytes` in d, which must be there. */
+static const md_point *point_at(const md_data *d, double bytes)
+{
+  for (size_t i = 0; i < d->n; i++)
+    if (d->p[i].bytes == bytes && d->p[i].inplace == 0)
+      return &d->p[i];
+  ck_abort_msg("no point of %.0f bytes", bytes);
+  return NULL;
+}
+
+/* NCCL's tuning lines (NCCL_DEBUG_SUBSYS=TUNING) give each size what NCCL ran it with, in
+ * all three of their forms; other collectives' lines, indices NCCL does not have and sizes
+ * whose lines disagree give nothing; and a written file reads back the same. */
+START_TEST(nccl_tuning_lines_say_what_ran)
+{
+  static const struct {
+    const char *log;
+    double bytes;
+    const char *ran;
+  } cases[] = {
+      {"tests/data/calib/nccl_tuning_numeric.log", 8, "Tree/LL"},     /* 2.20-2.22: no collective named */
+      {"tests/data/calib/nccl_tuning_numeric.log", 32, "Ring/LL128"}, /* 2.23: indices */
+      {"tests/data/calib/nccl_tuning_numeric.log", 128, ""},          /* "Algo 9": none NCCL has */
+      {"tests/data/calib/nccl_tuning_numeric.log", 512, "CollNetDirect/Simple"},
+      {"tests/data/calib/nccl_tuning_numeric.log", 2048, ""},          /* a ReduceScatter's line */
+      {"tests/data/calib/nccl_tuning_2node16.log", 8, ""},             /* two lines that disagree */
+      {"tests/data/calib/nccl_tuning_2node16.log", 1024, "Tree/LL/1"}, /* a Broadcast's line beside */
+      {"tests/data/calib/nccl_tuning_2node16.log", 262144, "Ring/LL128/8"},
+      {"tests/data/calib/nccl_tuning_2node16.log", 17179869184.0, "NVLSTree/Simple/16"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    md_data d = {0};
+    FILE *f = fopen(cases[i].log, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(imp_nccl(f, cases[i].log, &defaults, &d, &rep, err, sizeof err), 0);
+    fclose(f);
+    ck_assert_msg(strcmp(point_at(&d, cases[i].bytes)->nccl_ran, cases[i].ran) == 0, "%s %.0f: '%s', not '%s'",
+                  cases[i].log, cases[i].bytes, point_at(&d, cases[i].bytes)->nccl_ran, cases[i].ran);
+    char path[] = "/tmp/check_import_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(md_data_write(&d, path), 0);
+    md_data back = {0};
+    ck_assert_int_eq(md_data_read(&back, path, err, sizeof err), 0);
+    unlink(path);
+    ck_assert_str_eq(point_at(&back, cases[i].bytes)->nccl_ran, cases[i].ran);
+    md_data_free(&back);
+    md_data_free(&d);
+  }
+}
+END_TEST
+
 static int read_json(const char *json, md_data *d)
 {
   char path[] = "/tmp/check_import_XXXXXX";
@@ -581,7 +634,8 @@ int main(void)
   Suite *s = suite_create("calib_import");
   CHECK_CASE(s, "nccl-tests", 10, nccl_tests_log_imports_every_row, older_nccl_tests_formats_and_chatter,
              nccl_tests_garbage_names_the_line, truncated_nccl_tests_logs, nccl_tests_header_details,
-             quoted_and_crlf_logs, several_runs_cut_short_or_empty, rows_of_other_collectives);
+             quoted_and_crlf_logs, several_runs_cut_short_or_empty, rows_of_other_collectives,
+             nccl_tuning_lines_say_what_ran);
   CHECK_CASE(s, "osu", 10, osu_latency_and_bw, osu_allreduce_with_ranks, osu_garbage_and_truncation,
              numbers_out_of_integer_range, launcher_lines, osu_datatypes_and_validation);
   CHECK_CASE(s, "bounds and schema", 20, input_is_bounded, measured_schema_versions);
