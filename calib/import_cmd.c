@@ -54,6 +54,14 @@ static void notes(const char *log, const imp_report *rep, const md_data *d)
       fprintf(stderr, "simcalib: import: run %zu (line %ld) names NCCL version %s, which no release has been "
                       "(they are 2.x): kept as written\n", r, d->runs[r].line, v);
   }
+  for (size_t r = 0; r < d->nruns; r++) { /* NCCL's tuning lines (import_nccl.h) */
+    size_t said = 0, i = 0;
+    for (const md_point *p; (p = md_run_next(d, (int)r, "allreduce", &i));)
+      said += p->nccl_ran[0] && p->inplace != 1;
+    if (said)
+      fprintf(stderr, "simcalib: import: run %zu (line %ld): its tuning lines say what NCCL ran at %zu size%s; the fit "
+                      "of NCCL's choice follows them\n", r, d->runs[r].line, said, said == 1 ? "" : "s");
+  }
   for (size_t r = 0; r < d->nruns; r++)
     if (d->runs[r].dtype_assumed)
       fprintf(stderr, "simcalib: import: run %zu (%s, line %ld) does not name its datatype: %s assumed, the "

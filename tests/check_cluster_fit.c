@@ -287,6 +287,7 @@ START_TEST(what_nccl_ran_is_fitted)
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cli_result r = cli_simcalib("import nccl-tests %s -o %s/ran.json", cases[i].log, dir);
     ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(!strstr(r.err, "its tuning lines say what NCCL ran at") == !cases[i].said[0], "%s", r.err);
     cli_result_free(&r);
     r = cli_simcalib("fit %s/ran.json -o %s/ran-fit.json", dir, dir);
     ck_assert_msg(r.status == 0, "%s: %s", cases[i].log, r.err);
