@@ -170,7 +170,9 @@ static void ran_notes(fit_cluster *c)
                           "modelled\n",
                           unmodelled);
   if (other && n < sizeof c->ran)
-    snprintf(c->ran + n, sizeof c->ran - n, "the model of NCCL %s's tuning picks otherwise at %d: %s%s\n",
+    snprintf(c->ran + n, sizeof c->ran - n,
+             "the model of NCCL %s's tuning picks otherwise at %d: %s%s; simallreduce --algo nccl runs the model's "
+             "choice there (--nccl-algo and --proto run NCCL's)\n",
              c->fit.nccl_version->name, other, list, other > 4 ? ", ..." : "");
 }
 

@@ -278,10 +278,10 @@ START_TEST(what_nccl_ran_is_fitted)
       {"tests/data/calib/nccl_tuning_numeric.log",
        {"# NCCL ran: 1 of them ran an algorithm not modelled (CollNet, PAT)",
         "# NCCL ran: the model of NCCL 2.26.2-1's tuning picks otherwise at 2: 8 tree/LL (the model: ring/LL), 32 "
-        "ring/LL128 (the model: ring/LL)\n"}},
+        "ring/LL128 (the model: ring/LL); simallreduce --algo nccl runs the model's choice there"}},
       {"tests/data/calib/nccl_tuning_2node16.log",
        {"# NCCL ran: the logs' tuning lines say what NCCL ran at 31 sizes: fitted as NCCL ran them\n",
-        "picks otherwise at 2: 256K ring/LL128 (the model: tree/LL128), 512K ring/LL128 (the model: tree/LL128)\n"}},
+        "picks otherwise at 2: 256K ring/LL128 (the model: tree/LL128), 512K ring/LL128 (the model: tree/LL128); "}},
       {LOGS "L09_gjaion_h100_2node16.log", {NULL, NULL}},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
