@@ -6,14 +6,15 @@
 #include <string.h>
 #include <strings.h>
 
+#include "clustereval.h"
 #include "common/sa_error.h"
-#include "util/sizes.h"
+#include "forked.h"
+#include "models/cost.h"
 #include "nccl/nccl_env.h"
 #include "nccl/nccl_proto.h"
-#include "models/cost.h"
 #include "topo/fit_cover.h"
-#include "clustereval.h"
-#include "forked.h"
+#include "topo/fit_ran.h"
+#include "util/sizes.h"
 
 int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
 {
@@ -74,16 +75,8 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
 /* What NCCL ran a point with, from md_point.nccl_ran ("NVLSTree/Simple/16"), into q. */
 static void ran_of(const char *ran, fit_cpoint *q)
 {
-  char algo[24], proto[24], why[160];
-  int channels = 0;
-  if (!ran[0] || sscanf(ran, "%23[^/]/%23[^/]/%d", algo, proto, &channels) < 2)
-    return;
-  q->ran_algos = nccl_env_parse(NCCL_ENV_ALGO, algo, why, sizeof why);
-  q->ran_protos = nccl_env_parse(NCCL_ENV_PROTO, proto, why, sizeof why);
-  q->ran_channels = channels > 0 ? channels : 0;
-  q->unmodelled = !q->ran_algos || !q->ran_protos;
-  if (q->unmodelled)
-    q->ran_algos = q->ran_protos = 0;
+  if (ran[0] && !nccl_env_ran(ran, &q->ran_algos, &q->ran_protos, &q->ran_channels))
+    q->unmodelled = 1;
 }
 
 static int by_bytes(const void *a, const void *b)
@@ -171,8 +164,8 @@ static void ran_notes(fit_cluster *c)
                           unmodelled);
   if (other && n < sizeof c->ran)
     snprintf(c->ran + n, sizeof c->ran - n,
-             "the model of NCCL %s's tuning picks otherwise at %d: %s%s; simallreduce --algo nccl runs the model's "
-             "choice there (--nccl-algo and --proto run NCCL's)\n",
+             "the model of NCCL %s's tuning picks otherwise at %d: %s%s; the platform keeps what NCCL ran, which "
+             "simallreduce --algo nccl runs at the same shape and size\n",
              c->fit.nccl_version->name, other, list, other > 4 ? ", ..." : "");
 }
 
@@ -687,6 +680,34 @@ static size_t append_lines(char *buf, size_t len, size_t n, const char *prefix, 
   return n;
 }
 
+/* What the logs' tuning lines say NCCL ran, a line per run that has it (topo/fit_ran.h), into
+ * buf at n, for simallreduce to run the same: the sizes fitted with the choice they ran, in
+ * NCCL_ALGO's and NCCL_PROTO's names. The bytes used after. */
+static size_t ran_lines(const fit_cluster *c, char *buf, size_t len, size_t n)
+{
+  for (int i = 0; i < c->nruns && n < len; i++) {
+    topo_ran r = {.nodes = c->runs[i].nodes, .gpus = c->runs[i].gpus};
+    for (int j = 0; j < c->runs[i].n; j++) {
+      const fit_cpoint *p = &c->runs[i].pt[j];
+      char algo[32], proto[32], ran[80];
+      if (!p->ran_algos)
+        continue;
+      nccl_env_format(NCCL_ENV_ALGO, p->ran_algos, algo, sizeof algo);
+      nccl_env_format(NCCL_ENV_PROTO, p->ran_protos, proto, sizeof proto);
+      if (p->ran_channels > 0)
+        snprintf(ran, sizeof ran, "%s/%s/%d", algo, proto, p->ran_channels);
+      else
+        snprintf(ran, sizeof ran, "%s/%s", algo, proto);
+      if (topo_ran_add(&r, p->bytes, ran) != 0)
+        break;
+    }
+    char line[2048];
+    if (r.n > 0 && topo_ran_format(&r, line, sizeof line) < (int)sizeof line)
+      n += (size_t)snprintf(buf + n, len - n, "     %s\n", line);
+  }
+  return n;
+}
+
 /* What the fit saw, as the platform's comment says it (topo/fit_cover.h): the shapes of the
  * runs, the sizes it fitted, what NCCL_ALGO and NCCL_PROTO left NCCL. 1 with the line in buf,
  * 0 when no point was fitted. */
@@ -747,6 +768,7 @@ void fit_cluster_cal_of(const fit_cluster *c, const fit_cluster_opts *o, const c
   char cover[256];
   if (cover_of(c, cover, sizeof cover) && n < sizeof out->notes)
     n += (size_t)snprintf(out->notes + n, sizeof out->notes - n, "     %s\n", cover);
+  n = ran_lines(c, out->notes, sizeof out->notes, n);
   n = append_lines(out->notes, sizeof out->notes, n, "     Assumed: ", c->assumed);
   n = append_lines(out->notes, sizeof out->notes, n, "     At a bound: ", c->bounds);
   n = append_lines(out->notes, sizeof out->notes, n, "     Far below: ", c->below);

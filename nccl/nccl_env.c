@@ -150,3 +150,21 @@ void nccl_env_format(int kind, unsigned set, char *out, size_t len)
     if (ours_at(kind, i) >= 0 && (set & NCCL_BIT(ours_at(kind, i))) && at < len)
       at += (size_t)snprintf(out + at, len - at, "%s%s", at ? "," : "", name_at(kind, i));
 }
+
+int nccl_env_ran(const char *ran, unsigned *algo_bit, unsigned *proto_bit, int *channels)
+{
+  char algo[24], proto[24], why[160];
+  int ch = 0;
+  *algo_bit = *proto_bit = 0;
+  *channels = 0;
+  if (sscanf(ran, "%23[^/]/%23[^/]/%d", algo, proto, &ch) < 2)
+    return 0;
+  unsigned a = nccl_env_parse(NCCL_ENV_ALGO, algo, why, sizeof why),
+           p = nccl_env_parse(NCCL_ENV_PROTO, proto, why, sizeof why);
+  if (!a || !p || (a & (a - 1)) || (p & (p - 1)))
+    return 0; /* not modelled, or not one of each */
+  *algo_bit = a;
+  *proto_bit = p;
+  *channels = ch > 0 ? ch : 0;
+  return 1;
+}

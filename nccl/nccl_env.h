@@ -23,6 +23,12 @@ enum { NCCL_ENV_ALGO, NCCL_ENV_PROTO };
  * protoEnable 1, not 2). */
 unsigned nccl_env_parse(int kind, const char *text, char *why, size_t len);
 
+/* What NCCL ran a size with, as "NVLSTree/Simple/16" (NCCL_ALGO's and NCCL_PROTO's names, then
+ * the channels where said: md_point.nccl_ran, topo/fit_ran.h): one algorithm's and one
+ * protocol's bit and the channels (0: not said). Returns 1, or 0 for text of another form or
+ * an algorithm or protocol nothing here models (CollNet, PAT). */
+int nccl_env_ran(const char *ran, unsigned *algo_bit, unsigned *proto_bit, int *channels);
+
 /* "Ring,Tree": the names of a set, in NCCL's order; "NCCL's choice" for 0. */
 void nccl_env_format(int kind, unsigned set, char *out, size_t len);
 

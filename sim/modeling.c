@@ -1,6 +1,7 @@
 /* modeling.c: the cost models inside the driver. */
 #include "modeling.h"
 #include "common/sa_error.h"
+#include "outside_fit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -54,6 +55,10 @@ int sim_model_open(sim_model *m, const sim_opts *o, plat_file *pf, int nodes, in
     return rc;
   }
   m->net = &pf->net;
+  m->nodes = nodes;
+  m->rpn = rpn;
+  if (!o->nccl_algos && !o->nccl_protos && !o->channels)
+    m->nran = sim_fit_ran_read(pf->path, m->ran, TOPO_RAN_SHAPES);
   cost_cover_check(&pf->net, &shape, &m->cover);
   cost_ctx_params(m->ctx, &m->params);
   cost_ctx_nccl_shape(m->ctx, &m->nccl);

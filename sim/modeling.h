@@ -3,13 +3,14 @@
 #ifndef SIM_MODELING_H
 #define SIM_MODELING_H
 
+#include "cli.h"
 #include "models/cost.h"
 #include "models/cost_best.h"
 #include "models/cost_cover.h"
-#include "cli.h"
-#include "platform/platform.h"
 #include "plan.h"
+#include "platform/platform.h"
 #include "results.h"
+#include "topo/fit_ran.h"
 
 typedef struct {
   cost_ctx *ctx;      /* NULL: no model (why says why) */
@@ -21,6 +22,11 @@ typedef struct {
   double late_s;    /* --what-if: the latest rank's delay, added whole to every prediction
                      * (nothing finishes without that rank's data; what the others do before
                      * it comes is not credited: an upper bound) */
+  /* what the platform's fit says NCCL ran each size with at a shape (topo/fit_ran.h): --algo
+   * nccl runs the same at this run's shape (nodes x rpn) where the run leaves NCCL its own
+   * choice (no --nccl-algo, --proto or --channels); nran 0: nothing said */
+  topo_ran ran[TOPO_RAN_SHAPES];
+  int nran, nodes, rpn;
   char why[320];
 } sim_model;
 

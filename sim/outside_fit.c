@@ -21,14 +21,28 @@ static const char *const out_what[OUT_N] = {"nodes", "gpus_per_node", "size", "s
  * whole file (tens of megabytes for thousands of GPUs). */
 #define COVER_HEAD 16384
 
+/* The file's head into head (COVER_HEAD bytes): how many bytes, 0 when unreadable. */
+static size_t read_head(const char *platform_path, char *head)
+{
+  FILE *f = fopen(platform_path, "r");
+  size_t n = f ? fread(head, 1, COVER_HEAD, f) : 0;
+  if (f)
+    fclose(f);
+  return n;
+}
+
 int sim_outside_fit_read(const char *platform_path, topo_cover *cv)
 {
   static char head[COVER_HEAD];
-  FILE *f = fopen(platform_path, "r");
-  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
-  if (f)
-    fclose(f);
+  size_t n = read_head(platform_path, head);
   return n > 0 && topo_cover_of_file(head, n, cv);
+}
+
+int sim_fit_ran_read(const char *platform_path, topo_ran *out, int max)
+{
+  static char head[COVER_HEAD];
+  size_t n = read_head(platform_path, head);
+  return n > 0 ? topo_ran_of_file(head, n, out, max) : 0;
 }
 
 /* x against the nearest of v (ascending): the ratio, >= 1; 1 when x is one of them. */

@@ -11,9 +11,12 @@
 
 #include "cli.h"
 #include "topo/fit_cover.h"
+#include "topo/fit_ran.h"
 
 /* The cover the platform file carries: 1 (cv filled), 0 when it has none. */
 int sim_outside_fit_read(const char *platform_path, topo_cover *cv);
+/* The "NCCL ran at" lines of the same comment (topo/fit_ran.h) into out, at most max: how many. */
+int sim_fit_ran_read(const char *platform_path, topo_ran *out, int max);
 
 /* The line for the run's sizes and algorithms at nodes x rpn, without "simallreduce: " and
  * its newline: 1 with it in buf, 0 when everything is inside. */

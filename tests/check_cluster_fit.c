@@ -278,7 +278,7 @@ START_TEST(what_nccl_ran_is_fitted)
       {"tests/data/calib/nccl_tuning_numeric.log",
        {"# NCCL ran: 1 of them ran an algorithm not modelled (CollNet, PAT)",
         "# NCCL ran: the model of NCCL 2.26.2-1's tuning picks otherwise at 2: 8 tree/LL (the model: ring/LL), 32 "
-        "ring/LL128 (the model: ring/LL); simallreduce --algo nccl runs the model's choice there"}},
+        "ring/LL128 (the model: ring/LL); the platform keeps what NCCL ran"}},
       {"tests/data/calib/nccl_tuning_2node16.log",
        {"# NCCL ran: the logs' tuning lines say what NCCL ran at 31 sizes: fitted as NCCL ran them\n",
         "picks otherwise at 2: 256K ring/LL128 (the model: tree/LL128), 512K ring/LL128 (the model: tree/LL128); "}},
@@ -294,6 +294,36 @@ START_TEST(what_nccl_ran_is_fitted)
     for (int k = 0; k < 2 && cases[i].said[k]; k++)
       ck_assert_msg(strstr(r.out, cases[i].said[k]), "%s: no '%s' in\n%s", cases[i].log, cases[i].said[k], r.out);
     ck_assert_msg(cases[i].said[0] || !strstr(r.out, "# NCCL ran:"), "%s:\n%s", cases[i].log, r.out);
+    cli_result_free(&r);
+  }
+}
+END_TEST
+
+/* A platform fitted from a log that says what NCCL ran keeps it: simallreduce --algo nccl
+ * runs (models and simulates) the same at the log's shape and size, the model's own choice at
+ * another node count, and what --proto asks for where it asks. */
+START_TEST(what_nccl_ran_is_run_on_the_platform)
+{
+  static const struct {
+    int nodes;
+    const char *args, *choice;
+  } cases[] = {
+      {2, "--mode both", "ring/LL128/8"},          /* the log's: the model of NCCL's tuning picks tree/LL128 */
+      {4, "--mode model", "tree/LL128/16"},        /* another node count: the model's choice */
+      {2, "--mode model --proto LL", "ring/LL/4"}, /* asked for */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cli_result r = cli_simcalib("platform --from-nccl-tests tests/data/calib/nccl_tuning_2node16.log --nodes %d -o "
+                                "%s/ran%d.xml",
+                                cases[i].nodes, dir, cases[i].nodes);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cli_result_free(&r);
+    char args[512];
+    snprintf(args, sizeof args, "--platform %s/ran%d.xml --algo nccl --size 256K %s", dir, cases[i].nodes,
+             cases[i].args);
+    r = cli_run(args, 0);
+    ck_assert_msg(r.status == 0, "%s: %s", args, r.err);
+    ck_assert_msg(strstr(r.out, cases[i].choice), "%s: not %s in\n%s", args, cases[i].choice, r.out);
     cli_result_free(&r);
   }
 }
@@ -468,6 +498,6 @@ int main(void)
                      held_out_sizes_are_predicted, a_slow_nic_behind_pcie, fit_file_and_platform_from_it,
                      every_figure_within_the_hardware, nccl_figures_stop_at_the_gpus_floors,
                      validate_takes_an_imported_run, bad_input_exits_2, the_fit_is_the_same_in_one_process_or_many,
-                     a_fabric_past_the_log_is_said, what_nccl_ran_is_fitted);
+                     a_fabric_past_the_log_is_said, what_nccl_ran_is_fitted, what_nccl_ran_is_run_on_the_platform);
   return check_run(s);
 }

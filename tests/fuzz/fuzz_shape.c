@@ -2,12 +2,14 @@
  * test of a whole file against its shape (topo/shape_file.c): any line that parses is one
  * topo_check may judge and that formats again; a file taken as generated is one of NVSwitch
  * nodes topo_check accepts, written again to the last byte from its shape. A fit's cover in
- * the header comment (topo/fit_cover.c) that reads is one that writes and reads again alike. */
+ * the header comment (topo/fit_cover.c) that reads is one that writes and reads again alike,
+ * and so are its lines of what NCCL ran (topo/fit_ran.c). */
 #include <string.h>
 
-#include "topo/fit_cover.h"
-#include "topo/shape.h"
 #include "fuzz_util.h"
+#include "topo/fit_cover.h"
+#include "topo/fit_ran.h"
+#include "topo/shape.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -35,6 +37,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!topo_cover_of_file(file, strlen(file), &back) || memcmp(&cv, &back, sizeof cv) != 0)
       abort(); /* a cover that does not read back as it was */
   }
+  topo_ran *ran = malloc(sizeof *ran * TOPO_RAN_SHAPES), *ran_back = malloc(sizeof *ran_back);
+  char *text = malloc(4096);
+  int nran = ran && ran_back && text ? topo_ran_of_file((const char *)data, size, ran, TOPO_RAN_SHAPES) : 0;
+  for (int i = 0; i < nran; i++) {
+    int n = topo_ran_format(&ran[i], text + 5, 4096 - 10);
+    memcpy(text, "<!-- ", 5);
+    snprintf(text + 5 + n, 5, " -->");
+    if (topo_ran_of_file(text, strlen(text), ran_back, 1) != 1 || memcmp(&ran[i], ran_back, sizeof *ran_back) != 0)
+      abort(); /* a line of what NCCL ran that does not read back as it was */
+  }
+  free(ran), free(ran_back), free(text);
   free(s), free(again), free(shape);
   return 0;
 }
