@@ -38,7 +38,7 @@ static int parse_line(char *line, topo_ran *r)
     char ran[24];
     int k = 0;
     /* whole bytes below 2^53, as the fit writes them */
-    if (sscanf(p, " %lf %23[^, ]%n", &bytes, ran, &k) != 2 || !(bytes >= 1) || bytes > 9007199254740992.0 ||
+    if (sscanf(p, " %lf %23[^, \t\r\n\v\f]%n", &bytes, ran, &k) != 2 || !(bytes >= 1) || bytes > 9007199254740992.0 ||
         floor(bytes) != bytes || topo_ran_add(r, bytes, ran) != 0)
       return 0;
     p += k;
