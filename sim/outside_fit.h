@@ -2,7 +2,8 @@
  * "Fit covers:" line, topo/fit_cover.h): another node count or GPUs per node, sizes beyond
  * the fitted ones, another family of algorithm, NCCL left another choice (NCCL_ALGO,
  * NCCL_PROTO) than in the runs fitted; said in one line on stderr before the run
- * and, per point, in the JSON with how far. */
+ * and, per point, in the JSON with how far. The same header comment's lines of what NCCL ran
+ * (topo/fit_ran.h) are read here too, for sim/nccl_plan.c. */
 #ifndef SIM_OUTSIDE_FIT_H
 #define SIM_OUTSIDE_FIT_H
 
