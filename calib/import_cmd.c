@@ -59,7 +59,7 @@ static void notes(const char *log, const imp_report *rep, const md_data *d)
     for (const md_point *p; (p = md_run_next(d, (int)r, "allreduce", &i));)
       said += p->nccl_ran[0] && p->inplace != 1;
     if (said)
-      fprintf(stderr, "simcalib: import: run %zu (line %ld): its tuning lines say what NCCL ran at %zu size%s; the fit "
+      fprintf(stderr, "simcalib: import: run %zu (line %ld): its tuning lines name NCCL's choice at %zu size%s; the fit "
                       "of NCCL's choice follows them\n", r, d->runs[r].line, said, said == 1 ? "" : "s");
   }
   for (size_t r = 0; r < d->nruns; r++)

@@ -156,7 +156,7 @@ static void ran_notes(fit_cluster *c)
   if (!said)
     return;
   size_t n = (size_t)snprintf(c->ran, sizeof c->ran,
-                              "the logs' tuning lines say what NCCL ran at %d sizes: fitted as NCCL ran them\n", said);
+                              "the logs' tuning lines name NCCL's choice at %d sizes: fitted as NCCL ran them\n", said);
   if (unmodelled && n < sizeof c->ran)
     n += (size_t)snprintf(c->ran + n, sizeof c->ran - n,
                           "%d of them ran an algorithm not modelled (CollNet, PAT): fitted with NCCL's choice as "

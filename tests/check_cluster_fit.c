@@ -280,14 +280,14 @@ START_TEST(what_nccl_ran_is_fitted)
         "# NCCL ran: the model of NCCL 2.26.2-1's tuning picks otherwise at 2: 8 tree/LL (the model: ring/LL), 32 "
         "ring/LL128 (the model: ring/LL); the platform keeps what NCCL ran"}},
       {"tests/data/calib/nccl_tuning_2node16.log",
-       {"# NCCL ran: the logs' tuning lines say what NCCL ran at 31 sizes: fitted as NCCL ran them\n",
+       {"# NCCL ran: the logs' tuning lines name NCCL's choice at 31 sizes: fitted as NCCL ran them\n",
         "picks otherwise at 2: 256K ring/LL128 (the model: tree/LL128), 512K ring/LL128 (the model: tree/LL128); "}},
       {LOGS "L09_gjaion_h100_2node16.log", {NULL, NULL}},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cli_result r = cli_simcalib("import nccl-tests %s -o %s/ran.json", cases[i].log, dir);
     ck_assert_msg(r.status == 0, "%s", r.err);
-    ck_assert_msg(!strstr(r.err, "its tuning lines say what NCCL ran at") == !cases[i].said[0], "%s", r.err);
+    ck_assert_msg(!strstr(r.err, "its tuning lines name NCCL's choice at") == !cases[i].said[0], "%s", r.err);
     cli_result_free(&r);
     r = cli_simcalib("fit %s/ran.json -o %s/ran-fit.json", dir, dir);
     ck_assert_msg(r.status == 0, "%s: %s", cases[i].log, r.err);
