@@ -180,7 +180,7 @@ int cb_nvls(const cb_opts &o, md_data *d)
   CB_CHECK(cudaFree(0)); /* the runtime's context, current for the driver calls */
   cudaFuncAttributes fa;
   CB_CHECK(cudaFuncGetAttributes(&fa, nv_kernel));
-  if (fa.binaryVersion < 90) {
+  if (fa.ptxVersion < 90 || fa.binaryVersion < 90) { /* JIT from older PTX has no multimem either */
     fprintf(stderr, "simcalib_cuda: built without Hopper code (make cuda NVCCFLAGS+=-arch=sm_90): NVLS not measured\n");
     return 0;
   }
