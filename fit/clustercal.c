@@ -689,15 +689,10 @@ static size_t ran_lines(const fit_cluster *c, char *buf, size_t len, size_t n)
     topo_ran r = {.nodes = c->runs[i].nodes, .gpus = c->runs[i].gpus};
     for (int j = 0; j < c->runs[i].n; j++) {
       const fit_cpoint *p = &c->runs[i].pt[j];
-      char algo[32], proto[32], ran[80];
+      char ran[80];
       if (!p->ran_algos)
         continue;
-      nccl_env_format(NCCL_ENV_ALGO, p->ran_algos, algo, sizeof algo);
-      nccl_env_format(NCCL_ENV_PROTO, p->ran_protos, proto, sizeof proto);
-      if (p->ran_channels > 0)
-        snprintf(ran, sizeof ran, "%s/%s/%d", algo, proto, p->ran_channels);
-      else
-        snprintf(ran, sizeof ran, "%s/%s", algo, proto);
+      nccl_env_ran_format(p->ran_algos, p->ran_protos, p->ran_channels, ran, sizeof ran);
       if (topo_ran_add(&r, p->bytes, ran) != 0)
         break;
     }

@@ -168,3 +168,14 @@ int nccl_env_ran(const char *ran, unsigned *algo_bit, unsigned *proto_bit, int *
   *channels = ch > 0 ? ch : 0;
   return 1;
 }
+
+void nccl_env_ran_format(unsigned algo_bit, unsigned proto_bit, int channels, char *out, size_t len)
+{
+  char algo[32], proto[32];
+  nccl_env_format(NCCL_ENV_ALGO, algo_bit, algo, sizeof algo);
+  nccl_env_format(NCCL_ENV_PROTO, proto_bit, proto, sizeof proto);
+  if (channels > 0)
+    snprintf(out, len, "%s/%s/%d", algo, proto, channels);
+  else
+    snprintf(out, len, "%s/%s", algo, proto);
+}

@@ -28,6 +28,9 @@ unsigned nccl_env_parse(int kind, const char *text, char *why, size_t len);
  * protocol's bit and the channels (0: not said). Returns 1, or 0 for text of another form or
  * an algorithm or protocol nothing here models (CollNet, PAT). */
 int nccl_env_ran(const char *ran, unsigned *algo_bit, unsigned *proto_bit, int *channels);
+/* The same written from one algorithm's and one protocol's bit and the channels (0: left
+ * out), as nccl_env_ran reads it. */
+void nccl_env_ran_format(unsigned algo_bit, unsigned proto_bit, int channels, char *out, size_t len);
 
 /* "Ring,Tree": the names of a set, in NCCL's order; "NCCL's choice" for 0. */
 void nccl_env_format(int kind, unsigned set, char *out, size_t len);

@@ -21,27 +21,29 @@ static const char *const out_what[OUT_N] = {"nodes", "gpus_per_node", "size", "s
  * whole file (tens of megabytes for thousands of GPUs). */
 #define COVER_HEAD 16384
 
-/* The file's head into head (COVER_HEAD bytes): how many bytes, 0 when unreadable. */
-static size_t read_head(const char *platform_path, char *head)
+/* The file's head (at most COVER_HEAD bytes, in a buffer of this file's, good until the next
+ * call) and its length in *n, 0 when unreadable. */
+static const char *head_of(const char *platform_path, size_t *n)
 {
+  static char head[COVER_HEAD];
   FILE *f = fopen(platform_path, "r");
-  size_t n = f ? fread(head, 1, COVER_HEAD, f) : 0;
+  *n = f ? fread(head, 1, sizeof head, f) : 0;
   if (f)
     fclose(f);
-  return n;
+  return head;
 }
 
 int sim_outside_fit_read(const char *platform_path, topo_cover *cv)
 {
-  static char head[COVER_HEAD];
-  size_t n = read_head(platform_path, head);
+  size_t n;
+  const char *head = head_of(platform_path, &n);
   return n > 0 && topo_cover_of_file(head, n, cv);
 }
 
 int sim_fit_ran_read(const char *platform_path, topo_ran *out, int max)
 {
-  static char head[COVER_HEAD];
-  size_t n = read_head(platform_path, head);
+  size_t n;
+  const char *head = head_of(platform_path, &n);
   return n > 0 ? topo_ran_of_file(head, n, out, max) : 0;
 }
 

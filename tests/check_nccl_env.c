@@ -92,6 +92,29 @@ START_TEST(choice_within_the_sets)
 }
 END_TEST
 
+/* What NCCL ran a size with ("NVLSTree/Simple/16") reads as one algorithm's and one
+ * protocol's bit and writes back the same; CollNet, PAT and other forms read as nothing. */
+START_TEST(what_ran_reads_and_writes_back)
+{
+  static const char *const good[] = {"NVLSTree/Simple/16", "Ring/LL128/8", "Tree/LL"};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    unsigned a, p;
+    int ch;
+    char back[64];
+    ck_assert_int_eq(nccl_env_ran(good[i], &a, &p, &ch), 1);
+    nccl_env_ran_format(a, p, ch, back, sizeof back);
+    ck_assert_str_eq(back, good[i]);
+  }
+  unsigned a, p;
+  int ch;
+  ck_assert_int_eq(nccl_env_ran("Ring/LL128/8", &a, &p, &ch), 1);
+  ck_assert(a == NCCL_BIT(NCCL_ALGO_RING) && p == NCCL_BIT(NCCL_PROTO_LL128) && ch == 8);
+  static const char *const bad[] = {"CollNetDirect/Simple", "PAT/Simple/4", "Ring", "Ring,Tree/LL", "Ring/Fast/2"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    ck_assert_msg(nccl_env_ran(bad[i], &a, &p, &ch) == 0 && a == 0 && p == 0, "%s read", bad[i]);
+}
+END_TEST
+
 START_TEST(options_of_simallreduce)
 {
   cli_result r = cli_run("--platform hgx-h100-rails --algo nccl --nccl-algo Tree --proto ^LL128 --sizes 1K:1G:32 "
@@ -176,7 +199,8 @@ END_TEST
 int main(void)
 {
   Suite *s = suite_create("nccl_env");
-  CHECK_CASE(s, "parse", 30, lists_as_nccl_reads_them, what_nccl_refuses, choice_within_the_sets);
+  CHECK_CASE(s, "parse", 30, lists_as_nccl_reads_them, what_nccl_refuses, choice_within_the_sets,
+             what_ran_reads_and_writes_back);
   CHECK_CASE(s, "cli", 120, options_of_simallreduce, the_fit_reads_the_logs_nccl_algo);
   return check_run(s);
 }
