@@ -54,6 +54,12 @@ static void notes(const char *log, const imp_report *rep, const md_data *d)
       fprintf(stderr, "simcalib: import: run %zu (line %ld) names NCCL version %s, which no release has been "
                       "(they are 2.x): kept as written\n", r, d->runs[r].line, v);
   }
+  for (size_t r = 0; r < d->nruns; r++)
+    if (!d->runs[r].nccl_version[0] && d->runs[r].nccl_dated[0])
+      fprintf(stderr,
+              "simcalib: import: run %zu (line %ld) names no NCCL version; its NCCL INFO lines are those of "
+              "NCCL %s only (the fit takes the choice of the latest of those it models)\n",
+              r, d->runs[r].line, d->runs[r].nccl_dated);
   for (size_t r = 0; r < d->nruns; r++) { /* NCCL's tuning lines (import_nccl.h) */
     size_t said = 0, i = 0;
     for (const md_point *p; (p = md_run_next(d, (int)r, "allreduce", &i));)

@@ -15,6 +15,8 @@ static void print_run(FILE *f, size_t id, const md_run *r)
   fprintf(f, "# run %zu: %s (%s%s%s)", id, r->test, r->tool, r->tool_version[0] ? " " : "", r->tool_version);
   if (r->nccl_version[0])
     fprintf(f, ", NCCL %s", r->nccl_version);
+  else if (r->nccl_dated[0])
+    fprintf(f, ", NCCL %s (its INFO lines)", r->nccl_dated);
   if (r->ranks > 0)
     fprintf(f, ", %d ranks", r->ranks);
   if (r->nodes > 0 && r->gpus_per_node > 0)

@@ -264,17 +264,30 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
 /* The fit of NCCL's algorithms: the links at their own rates (no ramp: the protocols' slices
  * are what the ramp stood for), the sums charged as the simulation charges them, and the
  * start of a collective and the rates a GPU writes each protocol's lines at, fitted. */
-static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, const char *version,
+static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, const char *version, const char *dated,
                            const nccl_version *given)
 {
-  int exact = 0;
-  f->nccl_version = given ? given : nccl_version_nearest(version, &exact);
+  int exact = 0, inside = 0;
+  char first[16] = "", last[16] = "";
+  if (!version && dated && sscanf(dated, "%15s to %15s", first, last) == 2)
+    f->nccl_version = nccl_version_between(first, last, &inside); /* import/import_nccl.c's dating */
+  else
+    f->nccl_version = nccl_version_nearest(version, &exact);
+  if (given)
+    f->nccl_version = given;
   if (!f->nccl_version)
     f->nccl_version = nccl_version_default();
   const char *name = f->nccl_version->name;
   if (given)
     note(c, "NCCL's version: %s, as --nccl-version says%s\n", name,
          version ? " (the logs print another: their own version line is set aside)" : "");
+  else if (!version && first[0])
+    note(c,
+         inside ? "NCCL's version: the logs do not print it; their NCCL INFO lines date it to %s; its choice as "
+                  "%s, the latest release modelled among those, makes it\n"
+                : "NCCL's version: the logs do not print it; their NCCL INFO lines date it to %s; its choice as "
+                  "%s, the nearest release modelled, makes it\n",
+         dated, name);
   else if (!version)
     note(c, "NCCL's version: the logs do not print it; its choice as %s makes it%s\n", name, "");
   else if (!exact)
@@ -362,7 +375,7 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
   c->runs = calloc(d->nruns + 1, sizeof *c->runs);
   if (!c->runs)
     return SA_ENOMEM;
-  const char *model = NULL, *version = NULL, *algo_env = NULL, *proto_env = NULL;
+  const char *model = NULL, *version = NULL, *dated = NULL, *algo_env = NULL, *proto_env = NULL;
   int single = 0, multi = 0, nccl_tests = 0;
   for (size_t r = 0; r < d->nruns; r++) {
     int got = gather(d, (int)r, o, &c->runs[c->nruns]);
@@ -376,6 +389,8 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
       model = d->runs[r].gpu_models[0];
     if (!version && d->runs[r].nccl_version[0])
       version = d->runs[r].nccl_version;
+    if (!dated && d->runs[r].nccl_dated[0])
+      dated = d->runs[r].nccl_dated;
     if (!algo_env && d->runs[r].nccl_algo[0])
       algo_env = d->runs[r].nccl_algo;
     if (!proto_env && d->runs[r].nccl_proto[0])
@@ -422,7 +437,7 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
   f->hi[FIT_P_NIC_BW] = c->preset->nic_line_Bps;
   f->hi[FIT_P_LL] = f->hi[FIT_P_LL128] = f->hi[FIT_P_SIMPLE] = c->preset->hbm_Bps;
   if (cost_is_nccl(f->algo)) {
-    nccl_protocols(c, f, single, multi, version, o->nccl_version);
+    nccl_protocols(c, f, single, multi, version, dated, o->nccl_version);
   } else {
     note(c, "the algorithm: fitted as if the logs ran %s%s\n", f->algo, "");
     ramp(c, f, single, multi);
@@ -704,7 +719,8 @@ static size_t ran_lines(const fit_cluster *c, char *buf, size_t len, size_t n)
 }
 
 /* What the fit saw, as the platform's comment says it (topo/fit_cover.h): the shapes of the
- * runs, the sizes it fitted, what NCCL_ALGO and NCCL_PROTO left NCCL. 1 with the line in buf,
+ * runs, the sizes it fitted, what NCCL_ALGO and NCCL_PROTO left NCCL, whose release's choice it
+ * modelled. 1 with the line in buf,
  * 0 when no point was fitted. */
 static int cover_of(const fit_cluster *c, char *buf, size_t len)
 {
@@ -715,6 +731,8 @@ static int cover_of(const fit_cluster *c, char *buf, size_t len)
     nccl_env_format(NCCL_ENV_ALGO, c->fit.nccl_algos, cv.nccl_algo, sizeof cv.nccl_algo);
   if (c->fit.nccl_protos)
     nccl_env_format(NCCL_ENV_PROTO, c->fit.nccl_protos, cv.nccl_proto, sizeof cv.nccl_proto);
+  if (cost_is_nccl(c->fit.algo) && c->fit.nccl_version)
+    snprintf(cv.nccl_version, sizeof cv.nccl_version, "%s", c->fit.nccl_version->name);
   int any = 0;
   for (int i = 0; i < c->nruns; i++)
     for (int j = 0; j < c->runs[i].n; j++) {

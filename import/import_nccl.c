@@ -102,7 +102,8 @@ static int begin(imp_nccl_ctx *c, imp_nccl_stage kind, int repeats, long ln)
     snprintf(st->run.nccl_version, sizeof st->run.nccl_version, "%s", st->pending_nccl);
     snprintf(st->run.nccl_algo, sizeof st->run.nccl_algo, "%s", st->pending_algo);
     snprintf(st->run.nccl_proto, sizeof st->run.nccl_proto, "%s", st->pending_proto);
-    st->pending_nccl[0] = st->pending_algo[0] = st->pending_proto[0] = '\0';
+    snprintf(st->run.nccl_dated, sizeof st->run.nccl_dated, "%s", st->pending_dated);
+    st->pending_nccl[0] = st->pending_algo[0] = st->pending_proto[0] = st->pending_dated[0] = '\0';
     st->first_point = c->io.d->n;
   }
   if (st->stage < kind)
@@ -311,6 +312,25 @@ static int version_line(imp_nccl_ctx *c, const char *s)
   return 1;
 }
 
+/* INFO lines that only some NCCL releases print, for a log that names no version: the first
+ * and last release tagged with the line in NVIDIA/nccl. "Launch mode Parallel" (or Group):
+ * INFO(NCCL_INIT, "Launch mode %s%s%s") in src/misc/enqueue.cu at v2.3.5-5, src/enqueue.cc
+ * to v2.12.12-1, gone at v2.13.4-1 (the launch modes went with the new enqueue). */
+static const struct {
+  const char *text, *releases;
+} dating[] = {{"NCCL INFO Launch mode ", "2.3.5 to 2.12.12"}};
+
+static int dating_line(imp_nccl_ctx *c, const char *s)
+{
+  for (size_t i = 0; i < sizeof dating / sizeof dating[0]; i++)
+    if (strstr(s, dating[i].text)) {
+      char *dst = c->st.stage != ST_NONE ? c->st.run.nccl_dated : c->st.pending_dated;
+      snprintf(dst, sizeof c->st.run.nccl_dated, "%s", dating[i].releases);
+      return 1;
+    }
+  return 0;
+}
+
 /* "NCCL INFO NCCL_PROTO set by environment to ^LL128" (src/graph/tuning.cc at v2.26.2-1;
  * the same of NCCL_ALGO): what NCCL was left to choose among. The value is kept as printed;
  * the fit reads it as NCCL does (nccl/nccl_env.h). */
@@ -336,7 +356,7 @@ static int text(void *ctx, char *s, long ln)
 {
   imp_nccl_ctx *c = ctx;
   imp_nccl_state *st = &c->st;
-  if (version_line(c, s) || env_line(c, s))
+  if (version_line(c, s) || env_line(c, s) || dating_line(c, s))
     return 0;
   int tuning = imp_nccl_ran_line(st, s);
   if (tuning < 0) {

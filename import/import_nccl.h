@@ -45,6 +45,7 @@ typedef struct {
   int nranks, rank_cap;
   char pending_nccl[32]; /* an "NCCL version" line seen while no run was open */
   char pending_algo[64], pending_proto[64]; /* the same of NCCL_ALGO's and NCCL_PROTO's lines */
+  char pending_dated[32];                   /* and of a line that dates NCCL (import_nccl.c) */
   imp_nccl_ran *ran;                        /* what NCCL's tuning lines say it ran each size with */
   int nran, ran_cap;
 } imp_nccl_state;

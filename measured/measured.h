@@ -67,6 +67,9 @@ typedef struct {
   int dtype_assumed;     /* 1: the log does not say; dtype is the tool's default */
   char redop[8];         /* nccl-tests' reduction (sum, ...); empty when rows differ */
   char nccl_version[32]; /* "2.26.2+cuda12.8", as NCCL (or RCCL) prints it */
+  /* where the log names no version, the releases its NCCL INFO lines date it to, "2.3.5 to
+   * 2.12.12" (import/import_nccl.c says which lines) */
+  char nccl_dated[32];
   /* NCCL_ALGO and NCCL_PROTO as NCCL's INFO lines print them ("NCCL_PROTO set by environment
    * to ^LL128"): what NCCL was left to choose among */
   char nccl_algo[64], nccl_proto[64];

@@ -155,6 +155,7 @@ static cJSON *run_json(const md_run *r)
     cJSON_AddTrueToObject(o, "dtype_assumed");
   md_json_add_str(o, "redop", r->redop);
   md_json_add_str(o, "nccl_version", r->nccl_version);
+  md_json_add_str(o, "nccl_dated", r->nccl_dated);
   md_json_add_str(o, "nccl_algo", r->nccl_algo);
   md_json_add_str(o, "nccl_proto", r->nccl_proto);
   md_json_add_num(o, "ranks", r->ranks);
@@ -260,6 +261,7 @@ static int run_from_json(const cJSON *o, md_run *r)
   r->dtype_assumed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "dtype_assumed"));
   md_json_get_str(o, "redop", r->redop, sizeof r->redop);
   md_json_get_str(o, "nccl_version", r->nccl_version, sizeof r->nccl_version);
+  md_json_get_str(o, "nccl_dated", r->nccl_dated, sizeof r->nccl_dated);
   md_json_get_str(o, "nccl_algo", r->nccl_algo, sizeof r->nccl_algo);
   md_json_get_str(o, "nccl_proto", r->nccl_proto, sizeof r->nccl_proto);
   r->ranks = md_json_get_count(o, "ranks", &bad);

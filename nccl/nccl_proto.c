@@ -168,6 +168,13 @@ const nccl_version *nccl_version_find(const char *name)
   return NULL;
 }
 
+/* "2.26.2" as one number that orders releases, or -1 when it is not one */
+static double version_key(const char *text)
+{
+  int a, b, c;
+  return text && sscanf(text, "%d.%d.%d", &a, &b, &c) == 3 ? 1e6 * a + 1e3 * b + c : -1;
+}
+
 const nccl_version *nccl_version_nearest(const char *text, int *exact)
 {
   int a, b, c;
@@ -187,6 +194,27 @@ const nccl_version *nccl_version_nearest(const char *text, int *exact)
   }
   *exact = dist == 0;
   return best;
+}
+
+const nccl_version *nccl_version_between(const char *first, const char *last, int *inside)
+{
+  double lo = version_key(first), hi = version_key(last);
+  *inside = 0;
+  if (lo < 0 || hi < lo)
+    return NULL;
+  const nccl_version *best = NULL;
+  for (int i = 0; i < NVERSIONS; i++) {
+    double k = version_key(versions[i]->name);
+    if (k >= lo && k <= hi && (!best || k > version_key(best->name)))
+      best = versions[i];
+  }
+  if (best) {
+    *inside = 1;
+    return best;
+  }
+  int exact;
+  const nccl_version *below = nccl_version_nearest(first, &exact), *above = nccl_version_nearest(last, &exact);
+  return fabs(version_key(below->name) - lo) <= fabs(version_key(above->name) - hi) ? below : above;
 }
 
 const char *nccl_version_list(void)

@@ -128,6 +128,10 @@ const nccl_version *nccl_version_find(const char *name);
  * series' or the nearest series' (by its second number, then its third); *exact is 1 when it
  * is that very release. NULL when the text holds no version. */
 const nccl_version *nccl_version_nearest(const char *text, int *exact);
+/* The latest modelled release from `first` to `last` ("2.3.5", "2.12.12": the releases a log's
+ * lines date its NCCL to), *inside 1; else the one nearest either end, *inside 0; NULL when
+ * they are not versions. */
+const nccl_version *nccl_version_between(const char *first, const char *last, int *inside);
 /* The known versions, newest first, for messages: "2.30.7, ..., 2.26.2 (default), 2.7.5". */
 const char *nccl_version_list(void);
 

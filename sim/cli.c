@@ -433,6 +433,7 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
       break;
     }
     case O_NCCL_VERSION:
+      o->nccl_version_given = 1;
       if (!(o->nccl_version = nccl_version_find(optarg))) {
         snprintf(err, errlen, "unknown --nccl-version '%s' (known: %s)", optarg, nccl_version_list());
         rc = SA_EINVAL;

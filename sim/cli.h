@@ -38,7 +38,8 @@ typedef struct {
   /* --proto and --nccl-algo: the protocols NCCL's algorithms may run and the algorithms
    * --algo nccl chooses among (sets of nccl/nccl_env.h; 0: NCCL's choice) */
   unsigned nccl_protos, nccl_algos;
-  const nccl_version *nccl_version; /* --nccl-version */
+  const nccl_version *nccl_version; /* --nccl-version, else the fit's (sim_fit_version), else the default */
+  int nccl_version_given;
   int nccl;     /* one of NCCL's algorithms is among algos */
   double density, overlap;
   const char *cfg[SIM_MAX_CFG]; /* extra --cfg=KEY:VALUE for SimGrid */

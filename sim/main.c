@@ -654,8 +654,10 @@ int main(int argc, char **argv)
     bad_input(err);
   else if ((flags & PLAT_LOAD_NET) && pf.net_rc == SA_ENOROUTE) /* a simulation would fail on it */
     fprintf(stderr, "simallreduce: platform %s: %s\n", pf.name, pf.net_err);
-  else
+  else {
+    sim_fit_version(&o, path);
     status = o.nwhatif ? run_whatif(&o, bindir, &pf, flags, nodes, rpn, &prov) : run(&o, bindir, &pf, NULL, nodes, rpn, &prov);
+  }
   if (status == 0 && o.trace_ranks == sim_trace_default_ranks)
     fprintf(stderr, "simallreduce: the trace shows ranks %s of %d (the first %d unless --trace-ranks says otherwise)\n",
             o.trace_ranks, nodes * rpn, SIM_TRACE_DEFAULT_RANKS);

@@ -11,10 +11,12 @@
 
 #include "catalog.h"
 #include "nccl/nccl_env.h"
+#include "nccl/nccl_proto.h"
 #include "util/sizes.h"
 
-enum { OUT_NODES, OUT_GPUS, OUT_ABOVE, OUT_BELOW, OUT_FAMILY, OUT_CHOICE, OUT_N };
-static const char *const out_what[OUT_N] = {"nodes", "gpus_per_node", "size", "size", "algorithm", "nccl_choice"};
+enum { OUT_NODES, OUT_GPUS, OUT_ABOVE, OUT_BELOW, OUT_FAMILY, OUT_CHOICE, OUT_VERSION, OUT_N };
+static const char *const out_what[OUT_N] = {"nodes",     "gpus_per_node", "size",        "size",
+                                            "algorithm", "nccl_choice",   "nccl_version"};
 
 /* The bytes of a platform file read for its cover: its header comment, which a fit writes
  * in far less (the generator's header and the fit's notes, 4 KiB each at most), not the
@@ -45,6 +47,14 @@ int sim_fit_ran_read(const char *platform_path, topo_ran *out, int max)
   size_t n;
   const char *head = head_of(platform_path, &n);
   return n > 0 ? topo_ran_of_file(head, n, out, max) : 0;
+}
+
+void sim_fit_version(sim_opts *o, const char *platform_path)
+{
+  topo_cover cv;
+  const nccl_version *v;
+  if (!o->nccl_version_given && sim_outside_fit_read(platform_path, &cv) && (v = nccl_version_find(cv.nccl_version)))
+    o->nccl_version = v;
 }
 
 /* x against the nearest of v (ascending): the ratio, >= 1; 1 when x is one of them. */
@@ -89,6 +99,14 @@ static int other_choice(const topo_cover *cv, const sim_opts *o, const char *alg
   return strcmp(algo, "nccl") == 0 && strcmp(cv->algo, "nccl") == 0 && strcmp(mine, cv->nccl_algo) != 0;
 }
 
+/* Whether an NCCL algorithm of the run takes its choice from another NCCL release than the
+ * one the fit modelled (--nccl-version given otherwise: sim_fit_version). */
+static int other_version(const topo_cover *cv, const sim_opts *o, const char *algo)
+{
+  return o && o->nccl_version && algo && nccl_family(algo) && cv->nccl_version[0] &&
+         strcmp(o->nccl_version->name, cv->nccl_version) != 0;
+}
+
 /* How far the point is out each way (factor > 1, or 1 for the family and NCCL's choice; 0:
  * inside). */
 static void factors(const topo_cover *cv, const sim_opts *o, int nodes, int rpn, const char *algo, double bytes,
@@ -100,6 +118,7 @@ static void factors(const topo_cover *cv, const sim_opts *o, int nodes, int rpn,
   f[OUT_BELOW] = bytes < cv->min_bytes ? cv->min_bytes / bytes : 0;
   f[OUT_FAMILY] = algo && nccl_family(algo) != nccl_family(cv->algo) ? 1 : 0;
   f[OUT_CHOICE] = other_choice(cv, o, algo);
+  f[OUT_VERSION] = other_version(cv, o, algo);
   f[OUT_NODES] = f[OUT_NODES] > 1 ? f[OUT_NODES] : 0;
   f[OUT_GPUS] = f[OUT_GPUS] > 1 ? f[OUT_GPUS] : 0;
 }
@@ -144,6 +163,9 @@ static size_t reason(const topo_cover *cv, const sim_opts *o, int k, double f, i
                                 "%s leaves NCCL NCCL_ALGO %s, NCCL_PROTO %s; the runs fitted left it %s, %s", algo,
                                 *a ? a : "all", *b ? b : "all", cv->nccl_algo[0] ? cv->nccl_algo : "all",
                                 cv->nccl_proto[0] ? cv->nccl_proto : "all");
+  case OUT_VERSION:
+    return n + (size_t)snprintf(buf + n, len - n, "%s as NCCL %s chooses it; the fit modelled NCCL %s's choice", algo,
+                                o->nccl_version->name, cv->nccl_version);
   default:
     return n + (size_t)snprintf(buf + n, len - n, "%s, of another family than the %s it fitted", algo, cv->algo);
   }
@@ -173,7 +195,7 @@ int sim_outside_fit_line(const topo_cover *cv, const sim_opts *o, int nodes, int
   }
   for (int i = 0; i < o->nalgos; i++) {
     factors(cv, o, nodes, rpn, o->algos[i], cv->min_bytes, f);
-    for (int k = OUT_FAMILY; k <= OUT_CHOICE; k++)
+    for (int k = OUT_FAMILY; k <= OUT_VERSION; k++)
       if (f[k] > 0)
         n = reason(cv, o, k, 1, nodes, rpn, o->algos[i], 0, buf, len, sep(buf, len, n, &said));
   }
@@ -213,5 +235,7 @@ cJSON *sim_fit_cover_json(const topo_cover *cv)
     cJSON_AddStringToObject(o, "nccl_algo", cv->nccl_algo);
   if (cv->nccl_proto[0])
     cJSON_AddStringToObject(o, "nccl_proto", cv->nccl_proto);
+  if (cv->nccl_version[0])
+    cJSON_AddStringToObject(o, "nccl_version", cv->nccl_version);
   return o;
 }

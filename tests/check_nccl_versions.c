@@ -185,6 +185,18 @@ START_TEST(version_names)
   ck_assert_ptr_null(nccl_version_find("2"));
   ck_assert_ptr_null(nccl_version_find("2.2"));
   ck_assert_str_eq(nccl_version_default()->name, "2.26.2-1");
+  /* the releases a log's lines date it to: the latest modelled among them, else the nearest */
+  int inside;
+  ck_assert_str_eq(nccl_version_between("2.3.5", "2.12.12", &inside)->name, "2.7.5-1");
+  ck_assert_int_eq(inside, 1);
+  ck_assert_str_eq(nccl_version_between("2.26.0", "2.29.9", &inside)->name, "2.29.7-1");
+  ck_assert_int_eq(inside, 1);
+  ck_assert_str_eq(nccl_version_between("2.13.4", "2.19.4", &inside)->name, "2.7.5-1"); /* 6 series below, 7 above */
+  ck_assert_int_eq(inside, 0);
+  ck_assert_str_eq(nccl_version_between("2.14.3", "2.24.3", &inside)->name, "2.26.2-1");
+  ck_assert_int_eq(inside, 0);
+  ck_assert_ptr_null(nccl_version_between("2.12.12", "2.3.5", &inside));
+  ck_assert_ptr_null(nccl_version_between("two", "2.3.5", &inside));
   ck_assert_str_eq(nccl_version_list(), "2.30.7, 2.29.7, 2.28.9, 2.27.7, 2.26.2 (default), 2.7.5");
   cli_result r = cli_run("--platform hgx-h100-rails --nodes 1 --algo nccl --size 1G --mode model --nccl-version 2.30", 1);
   ck_assert_msg(r.status == 0 && r.json, "exit %d: %s", r.status, r.err ? r.err : "");

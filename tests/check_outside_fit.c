@@ -45,22 +45,29 @@ START_TEST(cover_line_reads_back)
       "<!-- Fit covers: nccl; nodes 2; GPUs per node 8"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     ck_assert_msg(topo_cover_of_file(bad[i], strlen(bad[i]), &back) == 0, "%s", bad[i]);
-  /* what NCCL_ALGO and NCCL_PROTO left NCCL, where the runs left it less than all */
-  snprintf(c.nccl_algo, sizeof c.nccl_algo, "Tree,Ring");
-  snprintf(c.nccl_proto, sizeof c.nccl_proto, "LL,Simple");
-  topo_cover_format(&c, line, sizeof line);
-  ck_assert_str_eq(line, "Fit covers: nccl; nodes 2,4; GPUs per node 8; bytes per rank 1048576 to 17179869184; "
-                         "NCCL_ALGO Tree,Ring; NCCL_PROTO LL,Simple");
-  snprintf(file, sizeof file, "<!-- %s -->", line);
-  ck_assert_int_eq(topo_cover_of_file(file, strlen(file), &back), 1);
-  ck_assert_str_eq(back.nccl_algo, "Tree,Ring");
-  ck_assert_str_eq(back.nccl_proto, "LL,Simple");
-  c.nccl_algo[0] = '\0';
-  topo_cover_format(&c, line, sizeof line);
-  snprintf(file, sizeof file, "<!-- %s -->", line);
-  ck_assert_int_eq(topo_cover_of_file(file, strlen(file), &back), 1);
-  ck_assert_str_eq(back.nccl_algo, "");
-  ck_assert_str_eq(back.nccl_proto, "LL,Simple");
+  /* what NCCL_ALGO and NCCL_PROTO left NCCL, where the runs left it less than all, and the
+   * NCCL release whose choice the fit modelled: each written after the sizes, read back */
+  static const struct {
+    const char *algo, *proto, *version, *tail;
+  } more[] = {{"Tree,Ring", "LL,Simple", "", "; NCCL_ALGO Tree,Ring; NCCL_PROTO LL,Simple"},
+              {"", "LL,Simple", "", "; NCCL_PROTO LL,Simple"},
+              {"", "", "2.7.5-1", "; NCCL 2.7.5-1"},
+              {"Ring", "^LL128", "2.26.2-1", "; NCCL_ALGO Ring; NCCL_PROTO ^LL128; NCCL 2.26.2-1"}};
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+    snprintf(c.nccl_algo, sizeof c.nccl_algo, "%s", more[i].algo);
+    snprintf(c.nccl_proto, sizeof c.nccl_proto, "%s", more[i].proto);
+    snprintf(c.nccl_version, sizeof c.nccl_version, "%s", more[i].version);
+    char want[256];
+    snprintf(want, sizeof want, "Fit covers: nccl; nodes 2,4; GPUs per node 8; bytes per rank 1048576 to 17179869184%s",
+             more[i].tail);
+    topo_cover_format(&c, line, sizeof line);
+    ck_assert_str_eq(line, want);
+    snprintf(file, sizeof file, "<!-- %s -->", line);
+    ck_assert_int_eq(topo_cover_of_file(file, strlen(file), &back), 1);
+    ck_assert_str_eq(back.nccl_algo, more[i].algo);
+    ck_assert_str_eq(back.nccl_proto, more[i].proto);
+    ck_assert_str_eq(back.nccl_version, more[i].version);
+  }
 }
 END_TEST
 
@@ -132,23 +139,67 @@ START_TEST(outside_the_fit_each_way_is_said_with_how_far)
 }
 END_TEST
 
-/* L12's fit as if its log had run with NCCL_PROTO=^LL128: its cover says so, and a run that
- * leaves NCCL another choice of protocol is told, in the line and per point. */
-START_TEST(another_choice_of_nccl_is_said)
+/* L12's platform with its cover's line edited to text, in dir: the path in path. */
+static void edited_l12(const char *dir, const char *text, char *path, size_t len)
 {
-  char dir[64], path[128], line[1024];
-  ck_assert_int_eq(cli_tmpdir(dir, "check_outside_fit"), 0);
-  snprintf(path, sizeof path, "%s/l12_proto.xml", dir);
+  char line[1024];
+  snprintf(path, len, "%s/l12_edited.xml", dir);
   FILE *in = fopen("tests/data/platforms/l12_nccl_ring_fit4.xml", "r"), *out = fopen(path, "w");
   ck_assert(in && out);
   while (fgets(line, sizeof line, in)) {
     char *cover = strstr(line, "bytes per rank 1048576 to 8589934592");
     if (cover)
-      snprintf(cover, sizeof line - (size_t)(cover - line), "bytes per rank 1048576 to 8589934592; NCCL_PROTO LL,Simple\n");
+      snprintf(cover, sizeof line - (size_t)(cover - line), "bytes per rank 1048576 to 8589934592%s\n", text);
     fputs(line, out);
   }
   fclose(in);
   fclose(out);
+}
+
+/* L12's fit as if it had modelled NCCL 2.7.5's choice: --algo nccl takes 2.7.5's (at 1 MiB on 2
+ * x 8 H100 the ring with LL, where 2.26.2 runs NVLS tree) unless --nccl-version says otherwise,
+ * and then the run is told that the fit modelled another release. */
+START_TEST(the_fits_nccl_release_is_the_runs)
+{
+  char dir[64], path[128];
+  ck_assert_int_eq(cli_tmpdir(dir, "check_outside_fit"), 0);
+  edited_l12(dir, "; NCCL 2.7.5-1", path, sizeof path);
+  static const struct {
+    const char *version, *release, *choice;
+    int told;
+  } runs[] = {{"", "2.7.5-1", "ring/LL/16", 0},
+              {"--nccl-version 2.7.5", "2.7.5-1", "ring/LL/16", 0},
+              {"--nccl-version 2.26.2", "2.26.2-1", "nvlstree/Simple/16", 1}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    char args[512];
+    snprintf(args, sizeof args,
+             "--platform %s --mode model --nodes 2 --algo nccl --nccl-algo Ring,Tree,NVLSTree "
+             "--sizes 1M %s",
+             path, runs[i].version);
+    cli_result r = cli_run(args, 1);
+    ck_assert_msg(r.status == 0, "%s: %s", args, r.err);
+    const cJSON *p = point(&r, "nccl", 1048576);
+    ck_assert_str_eq(cJSON_GetObjectItem(p, "nccl")->valuestring, runs[i].choice);
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(r.json, "options"), "nccl_version")->valuestring,
+                     runs[i].release);
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(r.json, "fit_cover"), "nccl_version")->valuestring,
+                     "2.7.5-1");
+    ck_assert_msg(!strstr(r.err, "the fit modelled NCCL 2.7.5-1's choice") == !runs[i].told, "%s: %s", args, r.err);
+    ck_assert(factor(p, "nccl_version") == runs[i].told);
+    cli_result_free(&r);
+  }
+  remove(path);
+  remove(dir);
+}
+END_TEST
+
+/* L12's fit as if its log had run with NCCL_PROTO=^LL128: its cover says so, and a run that
+ * leaves NCCL another choice of protocol is told, in the line and per point. */
+START_TEST(another_choice_of_nccl_is_said)
+{
+  char dir[64], path[128];
+  ck_assert_int_eq(cli_tmpdir(dir, "check_outside_fit"), 0);
+  edited_l12(dir, "; NCCL_PROTO LL,Simple", path, sizeof path);
   static const struct {
     const char *proto;
     int told;
@@ -173,6 +224,6 @@ int main(void)
   Suite *s = suite_create("outside_fit");
   CHECK_CASE(s, "cover", 10, cover_line_reads_back);
   CHECK_CASE(s, "warnings", 120, inside_the_fit_nothing_is_said, outside_the_fit_each_way_is_said_with_how_far,
-             another_choice_of_nccl_is_said);
+             another_choice_of_nccl_is_said, the_fits_nccl_release_is_the_runs);
   return check_run(s);
 }

@@ -50,6 +50,8 @@ int topo_cover_format(const topo_cover *c, char *buf, size_t len)
     n += (size_t)snprintf(buf + n, len - n, "; NCCL_ALGO %s", c->nccl_algo);
   if (n < len && c->nccl_proto[0])
     n += (size_t)snprintf(buf + n, len - n, "; NCCL_PROTO %s", c->nccl_proto);
+  if (n < len && c->nccl_version[0])
+    n += (size_t)snprintf(buf + n, len - n, "; NCCL %s", c->nccl_version);
   return (int)n;
 }
 
@@ -96,10 +98,12 @@ int topo_cover_of_file(const char *text, size_t len, topo_cover *out)
   if (sscanf(line, COVER_KEY "%31[^;]; nodes %95[^;]; GPUs per node %95[^;]; bytes per rank %lf to %lf%n", c.algo,
              nodes, gpus, &c.min_bytes, &c.max_bytes, &used) != 5)
     return 0;
-  int more = 0; /* NCCL_ALGO's, then NCCL_PROTO's, where the fit wrote them */
+  int more = 0; /* NCCL_ALGO's, NCCL_PROTO's, then NCCL's release, where the fit wrote them */
   if (line[used] && sscanf(line + used, "; NCCL_ALGO %31[^; ]%n", c.nccl_algo, &more) == 1)
     used += more;
   if (line[used] && sscanf(line + used, "; NCCL_PROTO %31[^; ]%n", c.nccl_proto, &more) == 1)
+    used += more;
+  if (line[used] && sscanf(line + used, "; NCCL %23[^; ]%n", c.nccl_version, &more) == 1)
     used += more;
   if (line[used] != '\0')
     return 0;
