@@ -42,7 +42,9 @@ START_TEST(cover_line_reads_back)
       "<!-- Fit covers: nccl; nodes 0; GPUs per node 8; bytes per rank 1 to 2 -->",
       "<!-- Fit covers: nccl; nodes 2; GPUs per node 8; bytes per rank 4 to 2 -->",
       "<!-- Fit covers: nccl; nodes 2; GPUs per node 8; bytes per rank 1 to 2 and more -->",
-      "<!-- Fit covers: nccl; nodes 2; GPUs per node 8"};
+      "<!-- Fit covers: nccl; nodes 2; GPUs per node 8",
+      "<!-- Fit covers: nccl; nodes 2; GPUs per node 8; bytes per rank 1 to 2; NCCL x -->",
+      "<!-- Fit covers: nccl; nodes 2; GPUs per node 8; bytes per rank 1 to 2; NCCL_PROTO LL; NCCL_ALGO Ring -->"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     ck_assert_msg(topo_cover_of_file(bad[i], strlen(bad[i]), &back) == 0, "%s", bad[i]);
   /* what NCCL_ALGO and NCCL_PROTO left NCCL, where the runs left it less than all, and the

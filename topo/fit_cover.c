@@ -103,7 +103,7 @@ int topo_cover_of_file(const char *text, size_t len, topo_cover *out)
     used += more;
   if (line[used] && sscanf(line + used, "; NCCL_PROTO %31[^; ]%n", c.nccl_proto, &more) == 1)
     used += more;
-  if (line[used] && sscanf(line + used, "; NCCL %23[^; ]%n", c.nccl_version, &more) == 1)
+  if (line[used] && sscanf(line + used, "; NCCL %23[0-9.-]%n", c.nccl_version, &more) == 1) /* "2.7.5-1" */
     used += more;
   if (line[used] != '\0')
     return 0;
