@@ -51,6 +51,10 @@ void sim_report_table_head(FILE *f, const sim_run_info *run, const char *mode)
     fprintf(f, "# timing %s: steady state of back-to-back allreduces, no start skew\n", run->timing);
   if (run->whatif)
     fprintf(f, "# what-if: %s; healthy: the same points without them\n", run->whatif);
+  if (run->opts && run->opts->nccl && !run->opts->nccl_version_given && run->cover && run->cover->nccl_version[0] &&
+      strcmp(run->opts->nccl_version->name, run->cover->nccl_version) == 0)
+    fprintf(f, "# NCCL's choice: %s's, the release the platform's fit modelled (--nccl-version for another)\n",
+            run->cover->nccl_version);
   fprintf(f, "# %12s %12s %6s %10s %14s %12s %12s", "size", "count", "type", "algo", sim ? "time(us)" : "model(us)",
           "algbw(GB/s)", "busbw(GB/s)");
   if (run->whatif)

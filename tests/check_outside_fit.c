@@ -189,6 +189,12 @@ START_TEST(the_fits_nccl_release_is_the_runs)
     ck_assert_msg(!strstr(r.err, "the fit modelled NCCL 2.7.5-1's choice") == !runs[i].told, "%s: %s", args, r.err);
     ck_assert(factor(p, "nccl_version") == runs[i].told);
     cli_result_free(&r);
+    r = cli_run(args, 0); /* the table says whose choice it is where the fit's release was taken */
+    ck_assert_msg(r.status == 0, "%s: %s", args, r.err);
+    ck_assert_msg(!strstr(r.out, "# NCCL's choice: 2.7.5-1's, the release the platform's fit modelled") ==
+                      (runs[i].version[0] != '\0'),
+                  "%s:\n%s", args, r.out);
+    cli_result_free(&r);
   }
   remove(path);
   remove(dir);
