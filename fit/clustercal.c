@@ -6,6 +6,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "clustereval.h"
 #include "common/sa_error.h"
 #include "forked.h"
@@ -368,7 +371,7 @@ static int nccl_left(const fit_cluster_opts *o, const char *algo_env, const char
   return 0;
 }
 
-int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_cluster *c, char *err, size_t errlen)
+static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluster *c, char *err, size_t errlen)
 {
   memset(c, 0, sizeof *c);
   fit_forked_limit(o->jobs);
@@ -455,6 +458,87 @@ int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_clust
   else if (rc)
     snprintf(err, errlen, "the fit failed: %s", sa_strerror(rc));
   return rc;
+}
+
+/* The releases a fit of NCCL's choice has to choose among where the logs print no version but
+ * date it (md_run.nccl_dated; the first such run's): how many, newest first, into out; 0 where
+ * the version is given or printed, or the fit is of another algorithm. */
+static int dated_releases(const md_data *d, const fit_cluster_opts *o, const nccl_version **out, int max,
+                          const char **dated)
+{
+  *dated = NULL;
+  if (o->nccl_version || (o->algo && !cost_is_nccl(o->algo)))
+    return 0;
+  for (size_t r = 0; r < d->nruns; r++) {
+    if (d->runs[r].nccl_version[0])
+      return 0;
+    if (!*dated && d->runs[r].nccl_dated[0] && strcmp(d->runs[r].tool, "nccl-tests") == 0)
+      *dated = d->runs[r].nccl_dated;
+  }
+  char first[16], last[16];
+  return *dated && sscanf(*dated, "%15s to %15s", first, last) == 2 ? nccl_versions_between(first, last, out, max) : 0;
+}
+
+/* The median |error| of every point of the fit, those it left out included. */
+static double median_all(const fit_cluster *c)
+{
+  double e[512];
+  int n = 0;
+  for (int r = 0; r < c->nruns; r++)
+    for (int i = 0; i < c->runs[r].n && n < 512; i++) {
+      const fit_cpoint *p = &c->runs[r].pt[i];
+      e[n++] = fabs(p->model_s - p->measured_s) / p->measured_s;
+    }
+  gsl_sort(e, 1, (size_t)n);
+  return n > 0 ? gsl_stats_median_from_sorted_data(e, 1, (size_t)n) : INFINITY;
+}
+
+/* Where the logs' lines date NCCL to releases of which several are modelled, each one's
+ * choice is fitted and the one that fits the logs best kept (the median |error| of all their
+ * points): the times say what NCCL chose, and so which of those releases ran. */
+int fit_cluster_calibrate(const md_data *d, const fit_cluster_opts *o, fit_cluster *c, char *err, size_t errlen)
+{
+  const nccl_version *cand[8];
+  const char *dated;
+  int n = dated_releases(d, o, cand, 8, &dated);
+  if (n < 2)
+    return calibrate_one(d, o, c, err, errlen);
+  char tried[256] = "";
+  double best = INFINITY;
+  int rc = 0;
+  memset(c, 0, sizeof *c);
+  for (int i = 0; i < n && rc == 0; i++) {
+    fit_cluster_opts oi = *o;
+    oi.nccl_version = cand[i];
+    fit_cluster t;
+    rc = calibrate_one(d, &oi, &t, err, errlen);
+    double m = rc == 0 ? median_all(&t) : INFINITY;
+    size_t k = strlen(tried);
+    snprintf(tried + k, sizeof tried - k, "%s%s %.2f%%", i ? ", " : "", cand[i]->name, 100 * m);
+    if (rc == 0 && m < best) {
+      fit_cluster_free(c);
+      *c = t;
+      best = m;
+    } else {
+      fit_cluster_free(&t);
+    }
+  }
+  if (rc != 0) {
+    fit_cluster_free(c);
+    return rc;
+  }
+  /* the version's note says how it was chosen, in place of --nccl-version's */
+  char *at = strstr(c->assumed, "NCCL's version: "), *eol = at ? strchr(at, '\n') : NULL;
+  if (at && eol) {
+    char rest[sizeof c->assumed], line[512];
+    snprintf(rest, sizeof rest, "%s", eol + 1);
+    snprintf(line, sizeof line,
+             "NCCL's version: the logs do not print it; their NCCL INFO lines date it to %s, where "
+             "%d releases are modelled; %s's choice fits the logs best (median |error| over every size: %s)\n",
+             dated, n, c->fit.nccl_version->name, tried);
+    snprintf(at, sizeof c->assumed - (size_t)(at - c->assumed), "%s%s", line, rest);
+  }
+  return 0;
 }
 
 /* The fit of another algorithm than NCCL's own: links and ramp. */

@@ -72,6 +72,63 @@ static double time_2_7(const cost_nccl_shape *s, const nccl_version *v, int a, i
   return bw > 0 ? lat + bytes / (1000 * bw) : NAN;
 }
 
+/* From 2.8: the bus bandwidth bw of algorithm a with protocol p under the caps per channel of
+ * the GPU's generation and the node count (tuning.cc's llMaxBw, ll128 and tree caps), the
+ * ring's LL taking `ring_ll` of the links (1/4 to 2.12, 1/2 in 2.2x) and LL128 `ring_ll128`. */
+static double caps_2_8(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bw, double ll_max,
+                       double ring_ll, double ring_ll128)
+{
+  int arch = arch_row(s), col = s->nodes <= 2 ? s->nodes - 1 : 2, nch = s->channels;
+  if (a == COST_NCCL_RING)
+    return p == COST_NCCL_LL      ? fmin(ll_max, bw * ring_ll)
+           : p == COST_NCCL_LL128 ? fmin(bw * ring_ll128, nch * v->ring_ll128_bw[arch][col])
+                                  : bw;
+  bw = fmin(bw * .92, nch * v->tree_bw[arch][col]);
+  return p == COST_NCCL_LL ? fmin(bw / 3.8, ll_max)
+         : p == COST_NCCL_LL128
+             ? fmin(bw * (s->nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * v->tree_ll128_bw[arch][col])
+             : bw;
+}
+
+/* The tree's algorithm bandwidth bw at `bytes` times NCCL's size correction
+ * (treeCorrectionFactor, powers of two from 64 B). */
+static double tree_corrected(const nccl_version *v, int a, int p, double bw, double bytes)
+{
+  double q = floor(bytes / 64);
+  int log_size = q < 1 ? -1 : log2i(q);
+  return a == COST_NCCL_TREE && log_size >= 0 && log_size < v->ntree_corr ? bw * v->tree_corr[p][log_size] : bw;
+}
+
+/* v2.12.12: the 2.7 formulas with 2.8's per-generation caps (src/graph/tuning.cc
+ * ncclTopoTuneModel and ncclTopoGetAlgoTime of v2.12.12): an A100's bus bandwidth at most 235
+ * GB/s, the ring's LL at most llMaxBw, LL128 at most 20 GB/s a channel, the tree at most
+ * perChMaxTreeBw a channel; 2 x nodes network steps in a multi-node ring (as NCCL counts
+ * them), the multi-node Simple ring's "plateau" x 1.9. The rows: Ampere's for compute
+ * capability 8.0 (the model's Ampere), Volta's for the rest; llMaxBw across nodes by the
+ * host's CPU, an Intel host's (row 0) taken. */
+static double time_2_12(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bytes)
+{
+  int arch = arch_row(s), col = s->nodes <= 2 ? s->nodes - 1 : 2;
+  int nsteps = 2 * (s->ranks - 1), intra_hw = s->nvlink ? NCCL_HW_NVLINK : NCCL_HW_PCI;
+  double ppn = (double)s->ranks / s->nodes, bw = channels_bw(s), ll_max = v->ll_max_bw[s->nodes == 1 ? arch : 0][col];
+  if (arch == NCCL_ARCH_AMPERE)
+    bw = fmin(bw, v->a100_bw_2_12);
+  bw = caps_2_8(s, v, a, p, bw, ll_max, 1.0 / 4.0, ppn < 2 ? 0.7 : 0.92);
+  bw *= a == COST_NCCL_RING ? (double)s->ranks / nsteps : 0.5;
+  double intra_lat = v->hw_lat[intra_hw][a][p] * (s->nodes > 1 && p == COST_NCCL_LL ? 1.8 : 1.0);
+  double inter_lat = v->hw_lat[NCCL_HW_NET][a][p], lat = v->base_lat[a][p];
+  if (a == COST_NCCL_RING) {
+    int inter_steps = s->nodes > 1 ? 2 * s->nodes : 0;
+    lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
+  } else {
+    lat += 2 * ((s->ranks / s->nodes - 1) * intra_lat + log2i(s->nodes) * inter_lat);
+  }
+  bw = tree_corrected(v, a, p, bw, bytes);
+  if (a == COST_NCCL_RING && p == COST_NCCL_SIMPLE && s->nodes > 1 && bytes >= s->ranks / 16.0 * 65536)
+    lat *= 1.9;
+  return bw > 0 ? lat + bytes / (1000 * bw) : NAN;
+}
+
 /* v2.2x: the same for the current tuner (src/graph/tuning.cc ncclTopoTuneModel and
  * ncclTopoGetAlgoTime of v2.26.2): per-channel caps by GPU generation and node count, the
  * network overhead of multi-node rings (1 us per step, 3 for Simple: an Intel host), the
@@ -82,16 +139,7 @@ static double time_2_2x(const cost_nccl_shape *s, const nccl_version *v, int a, 
   int col = s->nodes <= 2 ? s->nodes - 1 : 2, row = s->nodes == 1 ? arch : 0; /* LL: an Intel host across nodes */
   int nsteps = 2 * (s->ranks - 1), intra_hw = s->nvlink ? NCCL_HW_NVLINK : NCCL_HW_PCI, nch = s->channels;
   double ppn = (double)s->ranks / s->nodes, bw = channels_bw(s), ll_max = v->ll_max_bw[row][col];
-  if (a == COST_NCCL_RING && p == COST_NCCL_LL)
-    bw = fmin(ll_max, bw * .5);
-  if (a == COST_NCCL_RING && p == COST_NCCL_LL128)
-    bw = fmin(bw * 0.92, nch * v->ring_ll128_bw[arch][col]);
-  if (a == COST_NCCL_TREE)
-    bw = fmin(bw * .92, nch * v->tree_bw[arch][col]);
-  if (a == COST_NCCL_TREE && p == COST_NCCL_LL)
-    bw = fmin(bw / 3.8, ll_max);
-  if (a == COST_NCCL_TREE && p == COST_NCCL_LL128)
-    bw = fmin(bw * (s->nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * v->tree_ll128_bw[arch][col]);
+  bw = caps_2_8(s, v, a, p, bw, ll_max, .5, 0.92);
   bw *= a == COST_NCCL_RING ? (double)s->ranks / nsteps : 0.5;
   double lat = v->base_lat[a][p], intra_lat = v->hw_lat[intra_hw][a][p];
   double inter_lat = v->hw_lat[NCCL_HW_NET][ppn == 1 ? COST_NCCL_TREE : a][p];
@@ -102,10 +150,7 @@ static double time_2_2x(const cost_nccl_shape *s, const nccl_version *v, int a, 
   } else {
     lat += 2 * ((s->ranks / s->nodes - 1) * intra_lat + log2i(s->nodes) * inter_lat);
   }
-  double q = floor(bytes / 64);
-  int log_size = q < 1 ? -1 : log2i(q);
-  if (a == COST_NCCL_TREE && log_size >= 0 && log_size < v->ntree_corr)
-    bw *= v->tree_corr[p][log_size];
+  bw = tree_corrected(v, a, p, bw, bytes);
   if (a == COST_NCCL_RING && p == COST_NCCL_SIMPLE && s->nodes > 1 && bytes / ((double)nch * s->ranks) >= 64)
     lat *= arch < NCCL_ARCH_AMPERE ? 1.9 : 1.4; /* NCCL's "plateau" of multi-node rings */
   return bw > 0 ? lat + bytes / (1000 * bw) : NAN;
@@ -152,7 +197,7 @@ static double nvls_bw_2_28(const cost_nccl_shape *s, const nccl_version *v, int 
 static double time_nvls(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bytes)
 {
   int heads = s->ranks / s->nodes;
-  if (!v->model || p != COST_NCCL_SIMPLE || s->nvls_bw <= 0 || heads < 2 || heads > NCCL_NVLS_MAX_HEADS ||
+  if (v->model != 1 || p != COST_NCCL_SIMPLE || s->nvls_bw <= 0 || heads < 2 || heads > NCCL_NVLS_MAX_HEADS ||
       (a == NCCL_ALGO_NVLS) != (s->nodes == 1))
     return NAN;
   double bw = v->nvls_eff[arch_row(s)] > 0 ? nvls_bw_2_28(s, v, a, heads) : nvls_bw_2_26(s, v, a, heads);
@@ -167,7 +212,8 @@ static double time_nvls(const cost_nccl_shape *s, const nccl_version *v, int a, 
 }
 
 /* Seconds; NaN where NCCL keeps the protocol off by default (unless forced): LL128 runs only
- * over NVLink, and across nodes only with the NIC next to the GPU. */
+ * over NVLink, and across nodes only with the NIC next to the GPU; in 2.12, on Volta and
+ * Ampere alone (tuning.cc: compute capability 7.0 or 8.0). */
 static double algo_time(const cost_nccl_shape *s, int a, int p, double bytes, int forced)
 {
   const nccl_version *v = version_of(s);
@@ -175,7 +221,11 @@ static double algo_time(const cost_nccl_shape *s, int a, int p, double bytes, in
     return 1e-6 * time_nvls(s, v, a, p, bytes);
   if (!forced && p == COST_NCCL_LL128 && !(s->nvlink && (s->nodes == 1 || s->ll128_net)))
     return NAN;
-  return 1e-6 * (v->model ? time_2_2x(s, v, a, p, bytes) : time_2_7(s, v, a, p, bytes));
+  if (!forced && p == COST_NCCL_LL128 && v->model == 2 && arch_row(s) > NCCL_ARCH_AMPERE)
+    return NAN;
+  return 1e-6 * (v->model == 1   ? time_2_2x(s, v, a, p, bytes)
+                 : v->model == 2 ? time_2_12(s, v, a, p, bytes)
+                                 : time_2_7(s, v, a, p, bytes));
 }
 
 void cost_nccl_predict(const cost_nccl_shape *s, double bytes, cost_nccl_pred *out)

@@ -149,8 +149,38 @@ static const nccl_version v2_7 = {
     .ll128_bw_2_7 = 16.7,
 };
 
+/* v2.12.12-1 (commit 7aa1c46f), the last of the 2.8 to 2.12 releases (A100's first, the
+ * ones whose INFO lines say "Launch mode"): src/graph/tuning.cc baseLat, hwLat (the network's
+ * Simple figures 28 for ring and tree), llMaxBws and perChMaxTreeBws (two rows: Volta's and
+ * Ampere's by compute capability 8.0 in one node; across nodes llMaxBws by the host's CPU,
+ * Intel's row taken), ll128MaxBwPerCh 20 for ring and tree, the A100's 235 GB/s cap,
+ * treeCorrectionFactor. Hopper and Blackwell have no row of their own there: they read
+ * Volta's, as any GPU but compute capability 8.0 does. */
+#define ARG3(a, b, c) \
+  {                   \
+    a, b, c           \
+  } /* a row, as one argument of ROWS_2_12 */
+#define ROWS_2_12(volta, ampere) \
+  {                              \
+    volta, ampere, volta, volta  \
+  }
+static const nccl_version v2_12 = {
+    .name = "2.12.12-1",
+    .commit = "7aa1c46f",
+    .model = 2,
+    .base_lat = {{4.4, 4.4, 0}, {3.6, 10.0, 8.4}},
+    .hw_lat = {{{.52, 1.25, 28}, {.47, 1.9, 3.4}}, {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}}, {{5.0, 8.5, 28}, {2.7, 4.0, 28}}},
+    .ntree_corr = 23,
+    .tree_corr = TREE_CORR_2_2X(0, 0, 0),
+    .ll_max_bw = ROWS_2_12(ARG3(39.0, 39.0, 20.4), ARG3(87.7, 22.5, 19.0)),
+    .ring_ll128_bw = ROWS_2_12(ARG3(20.0, 20.0, 20.0), ARG3(20.0, 20.0, 20.0)),
+    .tree_ll128_bw = ROWS_2_12(ARG3(20.0, 20.0, 20.0), ARG3(20.0, 20.0, 20.0)),
+    .tree_bw = ROWS_2_12(ARG3(26.5, 18.5, 10.0), ARG3(24.0, 23.6, 17.8)),
+    .a100_bw_2_12 = 235.0,
+};
+
 /* newest first; a series' latest before its older ones */
-static const nccl_version *const versions[] = {&v2_30, &v2_29, &v2_28, &v2_27, &v2_26, &v2_7};
+static const nccl_version *const versions[] = {&v2_30, &v2_29, &v2_28, &v2_27, &v2_26, &v2_12, &v2_7};
 #define NVERSIONS ((int)(sizeof versions / sizeof versions[0]))
 
 const nccl_version *nccl_version_default(void) { return &v2_26; }
@@ -196,21 +226,28 @@ const nccl_version *nccl_version_nearest(const char *text, int *exact)
   return best;
 }
 
+int nccl_versions_between(const char *first, const char *last, const nccl_version **out, int max)
+{
+  double lo = version_key(first), hi = version_key(last);
+  int n = 0;
+  for (int i = 0; lo >= 0 && hi >= lo && i < NVERSIONS && n < max; i++) {
+    double k = version_key(versions[i]->name);
+    if (k >= lo && k <= hi)
+      out[n++] = versions[i];
+  }
+  return n;
+}
+
 const nccl_version *nccl_version_between(const char *first, const char *last, int *inside)
 {
   double lo = version_key(first), hi = version_key(last);
+  const nccl_version *in[1];
   *inside = 0;
   if (lo < 0 || hi < lo)
     return NULL;
-  const nccl_version *best = NULL;
-  for (int i = 0; i < NVERSIONS; i++) {
-    double k = version_key(versions[i]->name);
-    if (k >= lo && k <= hi && (!best || k > version_key(best->name)))
-      best = versions[i];
-  }
-  if (best) {
+  if (nccl_versions_between(first, last, in, 1) == 1) {
     *inside = 1;
-    return best;
+    return in[0]; /* versions[] is newest first */
   }
   int exact;
   const nccl_version *below = nccl_version_nearest(first, &exact), *above = nccl_version_nearest(last, &exact);

@@ -81,12 +81,12 @@ double nccl_nvls_wire_scale(int n, int arch, double port_bw, double nvls_bw);
 typedef struct {
   const char *name;   /* "2.26.2-1" */
   const char *commit; /* the tag's commit in github.com/NVIDIA/nccl */
-  int model;          /* 0: the 2.7 formulas, 1: the 2.2x formulas (cost_nccl.c) */
+  int model;          /* 0: the 2.7 formulas, 1: the 2.2x formulas, 2: the 2.12 formulas (cost_nccl.c) */
   double base_lat[NCCL_NALGO][NCCL_NPROTO];
   double hw_lat[NCCL_NHW][NCCL_NALGO][NCCL_NPROTO];
   int ntree_corr; /* entries of tree_corr the tree reads: powers of two from 64 B */
   double tree_corr[NCCL_NPROTO][24];
-  /* 2.2x only: per GPU generation (rows) and node count 1, 2, more (columns) */
+  /* 2.2x and 2.12: per GPU generation (rows) and node count 1, 2, more (columns) */
   double ll_max_bw[NCCL_NARCH][3];
   double ring_ll128_bw[NCCL_NARCH][3];
   double tree_ll128_bw[NCCL_NARCH][3];
@@ -106,6 +106,8 @@ typedef struct {
   int nvls_channels_nvl;
   /* 2.7 only: LL128's cap per channel for allreduce, and the trees' caps */
   double ll128_bw_2_7;
+  /* 2.12 only: the bus bandwidth of A100 (compute capability 8.0) at most this */
+  double a100_bw_2_12;
 } nccl_version;
 
 /* The speed step of v's NVLS search at most bw GB/s (the smallest step where none is), among
@@ -132,7 +134,9 @@ const nccl_version *nccl_version_nearest(const char *text, int *exact);
  * lines date its NCCL to), *inside 1; else the one nearest either end, *inside 0; NULL when
  * they are not versions. */
 const nccl_version *nccl_version_between(const char *first, const char *last, int *inside);
-/* The known versions, newest first, for messages: "2.30.7, ..., 2.26.2 (default), 2.7.5". */
+/* The modelled releases from `first` to `last`, newest first, at most max into out: how many. */
+int nccl_versions_between(const char *first, const char *last, const nccl_version **out, int max);
+/* The known versions, newest first, for messages: "2.30.7, ..., 2.26.2 (default), 2.12.12, 2.7.5". */
 const char *nccl_version_list(void);
 
 const char *nccl_proto_name(int proto);

@@ -1,5 +1,5 @@
 /* check_nccl_versions.c: NCCL's tuning model at each release --nccl-version knows (2.7.5,
- * 2.26.2 to 2.30.7): per release a figure its own tables or formulas give, worked out by hand
+ * 2.12.12, 2.26.2 to 2.30.7): per release a figure its own tables or formulas give, worked out by hand
  * from NCCL's source at its tag (nccl/nccl_proto.c names the files and arrays); 2.26.2's and
  * 2.7.5's predictions over a grid of shapes as they were before the newer releases came; the
  * names a version goes by. */
@@ -161,6 +161,29 @@ static uint64_t grid_digest(const nccl_version *v)
   return h;
 }
 
+/* 2.12.12 (the 2.7 formulas with 2.8's caps), 8 A100 in one node at 240 GB/s, 24 channels: the
+ * A100's 235 cap; the ring's LL at min(87.7, 235 / 4), x 8 / 14, 3.6 + 14 x .47 us; LL128 at
+ * min(235 x .92, 24 x 20), 10 + 14 x 1.9 us; the tree's Simple at min(235 x .92, 24 x 24.0) / 2
+ * x the correction at 1 MiB (2^14 x 64 B: .5), 2 x 7 x 28 us. 4 x 8 A100 with 100 GB/s
+ * between nodes, 8 channels: the Simple ring's 8.4 + (62 - 2 x 4) x 3.4 + 2 x 4 x 28 us (NCCL
+ * counts 2 x nodes network steps), x 1.9 past 32 / 16 x 64 KiB. 8 H100: no LL128 (compute
+ * capability 7.0 and 8.0 only). */
+START_TEST(ampere_2_12)
+{
+  cost_nccl_shape a = {8, 1, 240e9, 0, 1, 24, nccl_version_find("2.12"), NCCL_ARCH_AMPERE, 0, 0};
+  ck_us(t_us(&a, NCCL_ALGO_RING, NCCL_PROTO_LL, MIB), 10.18 + MIB / (1000 * 58.75 * 8 / 14));
+  ck_us(t_us(&a, NCCL_ALGO_RING, NCCL_PROTO_LL128, MIB), 36.6 + MIB / (1000 * 235 * .92 * 8 / 14));
+  ck_us(t_us(&a, NCCL_ALGO_TREE, NCCL_PROTO_SIMPLE, MIB), 392 + MIB / (1000 * 235 * .92 / 2 * .5));
+  cost_nccl_shape m = {32, 4, 240e9, 100e9, 1, 8, nccl_version_find("2.12"), NCCL_ARCH_AMPERE, 1, 0};
+  ck_us(t_us(&m, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 65536), 416 + 65536 / (1000 * 100 * 32.0 / 62));
+  ck_us(t_us(&m, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, GIB), 416 * 1.9 + GIB / (1000 * 100 * 32.0 / 62));
+  cost_nccl_shape h = shape("2.12.12", 1, NCCL_ARCH_HOPPER);
+  ck_assert(isnan(t_us(&h, NCCL_ALGO_RING, NCCL_PROTO_LL128, MIB)));
+  ck_assert(!isnan(t_us(&h, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, MIB)));
+  ck_assert(isnan(t_us(&h, NCCL_ALGO_NVLS, NCCL_PROTO_SIMPLE, MIB))); /* no NVLS before 2.17 */
+}
+END_TEST
+
 /* 2.26.2's and 2.7.5's predictions and choices over the grid, as the code before 2.27.7 to
  * 2.30.7 came gave them (its digest then); the grid sees a release's change (2.28.9's). */
 START_TEST(old_versions_unchanged)
@@ -187,17 +210,25 @@ START_TEST(version_names)
   ck_assert_str_eq(nccl_version_default()->name, "2.26.2-1");
   /* the releases a log's lines date it to: the latest modelled among them, else the nearest */
   int inside;
-  ck_assert_str_eq(nccl_version_between("2.3.5", "2.12.12", &inside)->name, "2.7.5-1");
+  ck_assert_str_eq(nccl_version_between("2.3.5", "2.12.12", &inside)->name, "2.12.12-1");
   ck_assert_int_eq(inside, 1);
+  const nccl_version *among[4];
+  ck_assert_int_eq(nccl_versions_between("2.3.5", "2.12.12", among, 4), 2);
+  ck_assert_str_eq(among[0]->name, "2.12.12-1");
+  ck_assert_str_eq(among[1]->name, "2.7.5-1");
+  ck_assert_int_eq(nccl_versions_between("2.3.5", "2.12.12", among, 1), 1);
   ck_assert_str_eq(nccl_version_between("2.26.0", "2.29.9", &inside)->name, "2.29.7-1");
   ck_assert_int_eq(inside, 1);
-  ck_assert_str_eq(nccl_version_between("2.13.4", "2.19.4", &inside)->name, "2.7.5-1"); /* 6 series below, 7 above */
+  ck_assert_str_eq(nccl_version_between("2.13.4", "2.19.4", &inside)->name, "2.12.12-1"); /* 1 series below, 7 above */
   ck_assert_int_eq(inside, 0);
-  ck_assert_str_eq(nccl_version_between("2.14.3", "2.24.3", &inside)->name, "2.26.2-1");
+  ck_assert_str_eq(nccl_version_between("2.14.3", "2.24.3", &inside)->name, "2.12.12-1");
+  ck_assert_int_eq(inside, 0);
+  ck_assert_str_eq(nccl_version_between("2.17.1", "2.25.1", &inside)->name, "2.26.2-1");
   ck_assert_int_eq(inside, 0);
   ck_assert_ptr_null(nccl_version_between("2.12.12", "2.3.5", &inside));
   ck_assert_ptr_null(nccl_version_between("two", "2.3.5", &inside));
-  ck_assert_str_eq(nccl_version_list(), "2.30.7, 2.29.7, 2.28.9, 2.27.7, 2.26.2 (default), 2.7.5");
+  ck_assert_str_eq(nccl_version_list(), "2.30.7, 2.29.7, 2.28.9, 2.27.7, 2.26.2 (default), 2.12.12, 2.7.5");
+  ck_assert_str_eq(nccl_version_find("2.12")->name, "2.12.12-1");
   cli_result r = cli_run("--platform hgx-h100-rails --nodes 1 --algo nccl --size 1G --mode model --nccl-version 2.30", 1);
   ck_assert_msg(r.status == 0 && r.json, "exit %d: %s", r.status, r.err ? r.err : "");
   const cJSON *m = cJSON_GetObjectItemCaseSensitive(r.json, "model");
@@ -210,7 +241,7 @@ int main(void)
 {
   Suite *s = suite_create("nccl_versions");
   CHECK_CASE(s, "model", 60, nvls_2_26_and_2_27, blackwell_2_27, nvls_2_28, nvls_tree_blackwell_2_28_2_29,
-             ring_ll128_blackwell, nvls_tree_blackwell_2_29_2_30, old_versions_unchanged);
+             ring_ll128_blackwell, nvls_tree_blackwell_2_29_2_30, ampere_2_12, old_versions_unchanged);
   CHECK_CASE(s, "names", 60, version_names);
   return check_run(s);
 }
