@@ -54,7 +54,8 @@ int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
   "  --nccl-algo A     the log ran NCCL with NCCL_ALGO=A (Ring, Tree, NVLS, NVLSTree, a list or ^list):\n"   \
   "                    fit NCCL's choice among those (default: the log's NCCL_ALGO line, else all)\n"        \
   "  --nccl-proto P    the log ran NCCL with NCCL_PROTO=P (LL, LL128, Simple, a list or ^list)\n"             \
-  "  --nccl-version V  the NCCL that ran (default: the version the log prints, else 2.26.2)\n"              \
+  "  --nccl-version V  the NCCL that ran (default: the version the log prints, else the best fit\n"         \
+  "                    among the releases its NCCL INFO lines date it to, else 2.26.2)\n"                    \
   "  --holdout odd|even  fit every other size of each run, report the others apart\n"                            \
   "  --min-bytes S     fit the sizes from S (default 0), report the smaller ones\n"                               \
   "  --inplace         nccl-tests' in-place times (default: out-of-place)\n"                                     \

@@ -229,6 +229,13 @@ START_TEST(version_names)
   ck_assert_ptr_null(nccl_version_between("two", "2.3.5", &inside));
   ck_assert_str_eq(nccl_version_list(), "2.30.7, 2.29.7, 2.28.9, 2.27.7, 2.26.2 (default), 2.12.12, 2.7.5");
   ck_assert_str_eq(nccl_version_find("2.12")->name, "2.12.12-1");
+  cli_result h = cli_run("--help", 0); /* the help names every release known */
+  char list[160];
+  snprintf(list, sizeof list, "%s", nccl_version_list());
+  for (char *v = strtok(list, ", "); v; v = strtok(NULL, ", "))
+    if (v[0] != '(')
+      ck_assert_msg(h.out && strstr(h.out, v), "--help does not name %s", v);
+  cli_result_free(&h);
   cli_result r = cli_run("--platform hgx-h100-rails --nodes 1 --algo nccl --size 1G --mode model --nccl-version 2.30", 1);
   ck_assert_msg(r.status == 0 && r.json, "exit %d: %s", r.status, r.err ? r.err : "");
   const cJSON *m = cJSON_GetObjectItemCaseSensitive(r.json, "model");
