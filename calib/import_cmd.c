@@ -58,7 +58,7 @@ static void notes(const char *log, const imp_report *rep, const md_data *d)
     if (!d->runs[r].nccl_version[0] && d->runs[r].nccl_dated[0])
       fprintf(stderr,
               "simcalib: import: run %zu (line %ld) names no NCCL version; its NCCL INFO lines are those of "
-              "NCCL %s only (the fit takes the choice of the latest of those it models)\n",
+              "NCCL %s only (the fit takes the choice of the release it models there that fits best)\n",
               r, d->runs[r].line, d->runs[r].nccl_dated);
   for (size_t r = 0; r < d->nruns; r++) { /* NCCL's tuning lines (import_nccl.h) */
     size_t said = 0, i = 0;

@@ -267,12 +267,19 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
 /* The fit of NCCL's algorithms: the links at their own rates (no ramp: the protocols' slices
  * are what the ramp stood for), the sums charged as the simulation charges them, and the
  * start of a collective and the rates a GPU writes each protocol's lines at, fitted. */
+/* The first and last release of a run's dating (md_run.nccl_dated, "2.3.5 to 2.12.12"): 1 with
+ * them in first and last (16 bytes each), 0 when there is none. */
+static int dated_bounds(const char *dated, char *first, char *last)
+{
+  return dated && sscanf(dated, "%15s to %15s", first, last) == 2;
+}
+
 static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, const char *version, const char *dated,
                            const nccl_version *given)
 {
   int exact = 0, inside = 0;
   char first[16] = "", last[16] = "";
-  if (!version && dated && sscanf(dated, "%15s to %15s", first, last) == 2)
+  if (!version && dated_bounds(dated, first, last))
     f->nccl_version = nccl_version_between(first, last, &inside); /* import/import_nccl.c's dating */
   else
     f->nccl_version = nccl_version_nearest(version, &exact);
@@ -476,7 +483,7 @@ static int dated_releases(const md_data *d, const fit_cluster_opts *o, const ncc
       *dated = d->runs[r].nccl_dated;
   }
   char first[16], last[16];
-  return *dated && sscanf(*dated, "%15s to %15s", first, last) == 2 ? nccl_versions_between(first, last, out, max) : 0;
+  return dated_bounds(*dated, first, last) ? nccl_versions_between(first, last, out, max) : 0;
 }
 
 /* The median |error| of every point of the fit, those it left out included. */
