@@ -67,8 +67,12 @@ typedef struct {
 } problem;
 
 /* GSL's tolerance on a step (relative, and its square absolute): its driver stops once every
- * coordinate moves by less */
-#define XTOL 1e-10
+ * coordinate moves by less. A millionth: the replay's times are not smooth below that (a
+ * coordinate moved by 1e-7 reorders events that tie and moves a point by tenths of a percent:
+ * L12's fit, its NIC rate 1.2e-7 apart, gives 32 MiB 8.26% or 8.50% off), so steps finer than
+ * this chase the model's own jitter, not the log (L12's fit took 13 iterations at 1e-10, 10
+ * here, the same figures to 6 digits; every figure written is printed to at most 6). */
+#define XTOL 1e-6
 
 /* Parameter i's value v held within its bounds, where it has them */
 static double within(const fit_cfit *f, int i, double v)
@@ -283,8 +287,10 @@ static double r2_of(const fit_crun *runs, int nruns)
  * whole. On one node QUICK_FIRST of a ring's channels stand for all (a sweep of L02 in 0.05 s
  * where every channel takes 0.9 s), and at most POLISH_ITER steps with QUICK_CLOSE finish:
  * where the channels contend for the GPU (LL from 256 KiB, LL128) the fewer stand-ins are
- * off by up to 8%, the closer ones by 1-2%. Across nodes one channel per NIC of a node stands
- * for those on the same NIC (the same times as every channel on 2 x 8 H100 with rails). */
+ * off by up to 8%, the closer ones by 1-2%. Across nodes one ring channel per NIC of a node
+ * stands for those on the same NIC, and a tree keeps as many of its own (one per NIC): on the
+ * preset 2 x 8 H100 the ring so is within 0.6% of every channel at 1 MiB and up to 8.7% slow
+ * at 16 MiB (the two channels on a NIC cross the node in different orders), the tree exact. */
 #define QUICK_FIRST 4
 #define QUICK_CLOSE 8
 #define POLISH_ITER 8
