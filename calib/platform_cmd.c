@@ -33,9 +33,10 @@ static void usage(FILE *f)
         "logs (a single-node one and a multi-node one, or either), fitted here as simcalib fit\n"
         "does (the fit's table on stderr): a platform of the same node and fabric at --nodes N.\n"
         "--preset: a server from its published figures (hgx-h100, ...), its NICs moving data at\n"
-        "98.2% of their line rate. Rates as 450GBps, 450GB/s, 400Gbps or bytes/s, each the rate\n"
-        "data moves at, used as given (--nic-rate 400Gbps: 50 GB/s, over any base); times as 1us,\n"
-        "500ns or seconds. The fit's options:\n"
+        "98.2% of their line rate. --gpus-per-node below a preset's or a fit's: its first GPUs,\n"
+        "on the NICs they use unless --nics is given. Rates as 450GBps, 450GB/s, 400Gbps or\n"
+        "bytes/s, each the rate data moves at, used as given (--nic-rate 400Gbps: 50 GB/s, over\n"
+        "any base); times as 1us, 500ns or seconds. The fit's options:\n"
         FIT_CLUSTER_OPTIONS,
         f);
 }
@@ -174,6 +175,25 @@ static void apply(const platform_opts *o, topo_cluster *t)
   if (o->gpus)
     t->gpus = (int)o->gpus;
   topo_defaults(t);
+}
+
+/* Fewer GPUs a node than the base's server (--gpus-per-node 2 of an 8-GPU preset or fit):
+ * its first GPUs, with the NICs they are on (GPU j on NIC floor(j K / G), topo/cluster.h),
+ * unless --nics says otherwise; said on stderr and in the file's notes. */
+static void nics_of_subset(const platform_opts *o, int base_gpus, int base_nics, fit_platform_base *b, char *line,
+                           size_t len)
+{
+  topo_cluster *t = &b->topo;
+  line[0] = '\0';
+  if (o->set[O_NICS] || !o->gpus || base_gpus < 1 || t->gpus >= base_gpus || base_nics <= 1)
+    return;
+  t->nics = (t->gpus - 1) * base_nics / base_gpus + 1;
+  snprintf(line, len,
+           "%d of the server's %d GPUs a node, on the %d of its %d NICs they use (--nics sets another count)", t->gpus,
+           base_gpus, t->nics, base_nics);
+  size_t used = strlen(b->notes);
+  if (used < sizeof b->notes)
+    snprintf(b->notes + used, sizeof b->notes - used, "\n     GPUs: %s.", line);
 }
 
 /* A platform fitted to logs of at most log_nodes nodes, drawn at more: what links the nodes
@@ -322,7 +342,10 @@ int cal_cmd_platform(int argc, char **argv)
     return rc;
   if (!o.nodes || (!o.gpus && !b.has_gpus))
     return cal_bad("platform: --nodes and --gpus-per-node are required");
+  int base_gpus = b.topo.gpus, base_nics = b.topo.nics;
   apply(&o, &b.topo);
+  char subset[256];
+  nics_of_subset(&o, base_gpus, base_nics, &b, subset, sizeof subset);
   fabric_assumed(&o, &b);
   /* a base with a NIC rate of its own (a preset's, a fit's) whose rate the option replaced:
    * the notes say what the NIC now is, and that the rate given is the rate data moves at */
@@ -335,6 +358,8 @@ int cal_cmd_platform(int argc, char **argv)
   char err[256];
   if (topo_check(&b.topo, err, sizeof err) != 0)
     return cal_bad("platform: %s", err);
+  if (subset[0])
+    fprintf(stderr, "simcalib: note: %s\n", subset);
   snprintf(b.name, sizeof b.name, "%s", o.name ? o.name : strcmp(o.out, "-") == 0 ? "calibrated" : base_name(o.out));
   size_t len = strlen(b.name);
   if (len > 4 && strcmp(b.name + len - 4, ".xml") == 0)

@@ -235,6 +235,39 @@ START_TEST(nic_rate_note_is_true)
 }
 END_TEST
 
+/* Fewer GPUs than the preset's server: its first GPUs with the NICs they are on (GPU j on NIC
+ * floor(j K / G)): 2 of hgx-a100's 8 GPUs (a NIC each) on 2 NICs; --nics given wins; a DGX-1
+ * mesh of 2 GPUs is refused before any note. */
+static int nic_links(const char *xml)
+{
+  int n = 0;
+  for (const char *p = xml; (p = strstr(p, "<link id=\"node0-nic")); p++)
+    n++;
+  return n;
+}
+
+START_TEST(fewer_gpus_keep_their_nics)
+{
+  static const struct {
+    int gpus, nics;
+  } want[] = {{1, 1}, {2, 2}, {5, 5}, {8, 8}};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    cli_result r = cli_simcalib("platform --preset hgx-a100 --nodes 1 --gpus-per-node %d -o -", want[i].gpus);
+    ck_assert_msg(r.status == 0, "%d GPUs: %s", want[i].gpus, r.err);
+    ck_assert_msg(nic_links(r.out) == want[i].nics, "%d GPUs: %d NICs, want %d", want[i].gpus, nic_links(r.out),
+                  want[i].nics);
+    ck_assert_msg((want[i].gpus < 8) == (strstr(r.err, "of the server's 8 GPUs a node") != NULL), "%s", r.err);
+    cli_result_free(&r);
+  }
+  cli_result r = cli_simcalib("platform --preset hgx-h100 --nodes 2 --gpus-per-node 4 --nics 1 -o -");
+  ck_assert_msg(r.status == 0 && nic_links(r.out) == 1 && !strstr(r.err, "server's"), "%s", r.err);
+  cli_result_free(&r);
+  r = cli_simcalib("platform --preset dgx1-v100 --nodes 2 --gpus-per-node 2 -o -");
+  ck_assert_msg(r.status == 2 && strstr(r.err, "a dgx1-mesh node has 8 GPUs") && !strstr(r.err, "note"), "%s", r.err);
+  cli_result_free(&r);
+}
+END_TEST
+
 START_TEST(shipped_hgx_h100_is_what_the_generator_writes)
 {
   char path[256];
@@ -419,7 +452,8 @@ int main(void)
   CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
                      rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
                      nic_rate_note_is_true, unmeasured_presets_have_no_floor, rail_units_delay_and_limit_as_one_switch,
-                     every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused);
+                     every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused,
+                     fewer_gpus_keep_their_nics);
   TCase *tc = tcase_create("measured GPUs"); /* each preset whose GPU we measured */
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 60);
