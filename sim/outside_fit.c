@@ -57,15 +57,25 @@ void sim_fit_version(sim_opts *o, const char *platform_path)
     o->nccl_version = v;
 }
 
-/* x against the nearest of v (ascending): the ratio, >= 1; 1 when x is one of them. */
-static double nearest_ratio(const int *v, int n, int x)
+/* x against the nearest of v (ascending): the ratio, >= 1; 1 when x is one of them. *above:
+ * whether that nearest is above x (x "fewer"), where above is not NULL. */
+static double nearest_ratio(const int *v, int n, int x, int *above)
 {
   double best = INFINITY;
   for (int i = 0; i < n; i++) {
     double r = x > v[i] ? (double)x / v[i] : (double)v[i] / x;
+    if (r < best && above)
+      *above = v[i] > x;
     best = r < best ? r : best;
   }
   return best;
+}
+
+static const char *more_or_fewer(const int *v, int n, int x)
+{
+  int above = 0;
+  nearest_ratio(v, n, x, &above);
+  return above ? "fewer" : "more";
 }
 
 /* NCCL's algorithms and the MPI-style ones: a fit of one says nothing measured of the other. */
@@ -112,8 +122,8 @@ static int other_version(const topo_cover *cv, const sim_opts *o, const char *al
 static void factors(const topo_cover *cv, const sim_opts *o, int nodes, int rpn, const char *algo, double bytes,
                     double f[OUT_N])
 {
-  f[OUT_NODES] = nearest_ratio(cv->nodes, cv->nnodes, nodes);
-  f[OUT_GPUS] = nearest_ratio(cv->gpus, cv->ngpus, rpn);
+  f[OUT_NODES] = nearest_ratio(cv->nodes, cv->nnodes, nodes, NULL);
+  f[OUT_GPUS] = nearest_ratio(cv->gpus, cv->ngpus, rpn, NULL);
   f[OUT_ABOVE] = bytes > cv->max_bytes ? bytes / cv->max_bytes : 0;
   f[OUT_BELOW] = bytes < cv->min_bytes ? cv->min_bytes / bytes : 0;
   f[OUT_FAMILY] = algo && nccl_family(algo) != nccl_family(cv->algo) ? 1 : 0;
@@ -141,11 +151,13 @@ static size_t reason(const topo_cover *cv, const sim_opts *o, int k, double f, i
     return n;
   switch (k) {
   case OUT_NODES:
-    n += (size_t)snprintf(buf + n, len - n, "%d nodes, x%s the nearest it saw (", nodes, factor(f, x));
+    n += (size_t)snprintf(buf + n, len - n, "%d nodes, x%s %s than the nearest it saw (", nodes, factor(f, x),
+                          more_or_fewer(cv->nodes, cv->nnodes, nodes));
     n = topo_cover_put_list(buf, len, n, cv->nodes, cv->nnodes);
     return n < len ? n + (size_t)snprintf(buf + n, len - n, ")") : n;
   case OUT_GPUS:
-    n += (size_t)snprintf(buf + n, len - n, "%d GPUs per node, x%s the nearest it saw (", rpn, factor(f, x));
+    n += (size_t)snprintf(buf + n, len - n, "%d GPUs per node, x%s %s than the nearest it saw (", rpn, factor(f, x),
+                          more_or_fewer(cv->gpus, cv->ngpus, rpn));
     n = topo_cover_put_list(buf, len, n, cv->gpus, cv->ngpus);
     return n < len ? n + (size_t)snprintf(buf + n, len - n, ")") : n;
   case OUT_ABOVE:
