@@ -264,9 +264,6 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
 #define START_LAUNCH 10e-6
 #define START_LL_BW 175e9
 
-/* The fit of NCCL's algorithms: the links at their own rates (no ramp: the protocols' slices
- * are what the ramp stood for), the sums charged as the simulation charges them, and the
- * start of a collective and the rates a GPU writes each protocol's lines at, fitted. */
 /* The first and last release of a run's dating (md_run.nccl_dated, "2.3.5 to 2.12.12"): 1 with
  * them in first and last (16 bytes each), 0 when there is none. */
 static int dated_bounds(const char *dated, char *first, char *last)
@@ -274,6 +271,9 @@ static int dated_bounds(const char *dated, char *first, char *last)
   return dated && sscanf(dated, "%15s to %15s", first, last) == 2;
 }
 
+/* The fit of NCCL's algorithms: the links at their own rates (no ramp: the protocols' slices
+ * are what the ramp stood for), the sums charged as the simulation charges them, and the
+ * start of a collective and the rates a GPU writes each protocol's lines at, fitted. */
 static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, const char *version, const char *dated,
                            const nccl_version *given)
 {
@@ -486,18 +486,27 @@ static int dated_releases(const md_data *d, const fit_cluster_opts *o, const ncc
   return dated_bounds(*dated, first, last) ? nccl_versions_between(first, last, out, max) : 0;
 }
 
-/* The median |error| of every point of the fit, those it left out included. */
+/* The median |error| of every point of the fit, those it left out included (INFINITY when
+ * there is none, or no memory for them). */
 static double median_all(const fit_cluster *c)
 {
-  double e[512];
-  int n = 0;
+  size_t n = 0;
   for (int r = 0; r < c->nruns; r++)
-    for (int i = 0; i < c->runs[r].n && n < 512; i++) {
+    n += (size_t)c->runs[r].n;
+  double *e = malloc(sizeof *e * (n + 1)), m = INFINITY;
+  if (!e)
+    return m;
+  n = 0;
+  for (int r = 0; r < c->nruns; r++)
+    for (int i = 0; i < c->runs[r].n; i++) {
       const fit_cpoint *p = &c->runs[r].pt[i];
       e[n++] = fabs(p->model_s - p->measured_s) / p->measured_s;
     }
-  gsl_sort(e, 1, (size_t)n);
-  return n > 0 ? gsl_stats_median_from_sorted_data(e, 1, (size_t)n) : INFINITY;
+  gsl_sort(e, 1, n);
+  if (n > 0)
+    m = gsl_stats_median_from_sorted_data(e, 1, n);
+  free(e);
+  return m;
 }
 
 /* Where the logs' lines date NCCL to releases of which several are modelled, each one's

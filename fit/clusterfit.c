@@ -290,7 +290,8 @@ static double r2_of(const fit_crun *runs, int nruns)
  * off by up to 8%, the closer ones by 1-2%. Across nodes one ring channel per NIC of a node
  * stands for those on the same NIC, and a tree keeps as many of its own (one per NIC): on the
  * preset 2 x 8 H100 the ring so is within 0.6% of every channel at 1 MiB and up to 8.7% slow
- * at 16 MiB (the two channels on a NIC cross the node in different orders), the tree exact. */
+ * at 16 MiB (LL128; not for the two channels' orders in the node: as copies of one another
+ * they stay 8.4% apart), the tree exact. */
 #define QUICK_FIRST 4
 #define QUICK_CLOSE 8
 #define POLISH_ITER 8
