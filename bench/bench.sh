@@ -101,6 +101,11 @@ rate=$(points_per_s nccl_model "${BENCH_REPS_NCCL:-1}" --platform hgx-h100-rails
   --sizes 8:1G:1.05)
 echo "nccl_model_points_per_s $rate"
 
+# NCCL's ring modelled on a long ring: mn1's 1024 ranks, 8 sizes from 1 KiB to 1 GiB, timed as
+# nccl-tests (two cut replays a size from 256 ranks on: models/cost_nccl_ring.c); one run
+echo "nccl_ring1024_model8_wall_s $(run ring1024m --platform mn1.xml --algo nccl-ring --sizes 1K:1G:8 \
+  --timing nccl-tests --mode model)"
+
 # NCCL's ring simulated for a sweep: 8 nodes of 8 H100 (64 ranks, 16 channels), 14 sizes from
 # 1 MiB to 8 GiB, as nccl-tests times them; one run (five minutes and more)
 "${CALIB:-bin/simcalib}" platform --preset hgx-h100 --nodes 8 -o "$TMP/hgx64.xml" >/dev/null

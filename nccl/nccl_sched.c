@@ -15,18 +15,23 @@ void nccl_ring_sched_init(nccl_ring_sched *r, int n, int pos, size_t off, size_t
   r->chunk = nccl_chunk_bytes(NCCL_ALGO_RING, proto) / elem;
   r->min_slice = r->chunk / (size_t)r->slices / 32;
   r->align = 16 / elem;
+  r->m = n;
 }
+
+void nccl_ring_sched_cut(nccl_ring_sched *r, int m) { r->m = m < 2 ? 2 : m > r->n ? r->n : m; }
 
 long nccl_ring_sched_ops(const nccl_ring_sched *r)
 {
   size_t loop = (size_t)r->n * r->chunk;
-  return (long)((r->len + loop - 1) / loop) * (2L * r->n - 1) * r->slices;
+  return (long)((r->len + loop - 1) / loop) * (2L * r->m - 1) * r->slices;
 }
 
 void nccl_ring_sched_op(const nccl_ring_sched *r, long k, nccl_op *op)
 {
-  long steps = 2L * r->n - 1, per_loop = steps * r->slices;
-  long loop = k / per_loop, t = (k / r->slices) % steps;
+  long steps = 2L * r->n - 1, cut = 2L * r->m - 1, per_loop = cut * r->slices;
+  long loop = k / per_loop, t = (k / r->slices) % cut;
+  if (t >= r->m) /* a cut ring: its copies and last receive are the whole ring's last ones */
+    t += 2L * (r->n - r->m);
   int j = (int)(k % r->slices);
   size_t loop_count = (size_t)r->n * r->chunk, base = (size_t)loop * loop_count, rem = r->len - base;
   /* the last loop shrinks its chunks to fit (runRing) */

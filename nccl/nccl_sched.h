@@ -36,6 +36,7 @@ typedef struct {
   int slices;       /* per chunk */
   size_t min_slice; /* prims_simple never cuts a slice below a 32nd of its slot */
   size_t align;     /* a shrunk chunk stays a multiple of 16 bytes */
+  int m;            /* steps as a ring of m ranks takes them (n: the ring itself; see below) */
 } nccl_ring_sched;
 
 void nccl_ring_sched_init(nccl_ring_sched *r, int n, int pos, size_t off, size_t len, int proto, size_t elem);
@@ -43,6 +44,12 @@ long nccl_ring_sched_ops(const nccl_ring_sched *r);
 /* Operation k, 0 <= k < nccl_ring_sched_ops(r): loop k / (S (2n-1)), step (k / S) mod (2n-1),
  * slice k mod S. */
 void nccl_ring_sched_op(const nccl_ring_sched *r, long k, nccl_op *op);
+/* The same ring with each loop cut to 2m - 1 steps, 2 <= m <= n: its first send, the first
+ * m - 1 sums, the last m - 2 copies and its last receive, each of the size it has in the
+ * whole ring. Every rank still waits for its predecessor's step before its own, so the
+ * pipeline is the ring's, shorter by 2 (n - m) steps a loop: what the models replay to find
+ * the time a step adds (cost_nccl_ring.c). Not for data: the chunks reduced are not all. */
+void nccl_ring_sched_cut(nccl_ring_sched *r, int m);
 
 /* Elements per chunk (one slice each) of a tree channel carrying `len` elements of `elem`
  * bytes, with `nodes` nodes and `ranks` ranks. */

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nccl/nccl_proto.h"
 #include "check_util.h"
 #include "cli_run.h"
-
+#include "nccl/nccl_proto.h"
+#include "nccl/nccl_sched.h"
 
 static const char *str(const cJSON *o, const char *key)
 {
@@ -102,6 +102,56 @@ END_TEST
  * NVLink) on the link, 1 MiB / 40 GB/s to sum. The time per byte
  * is the difference between 128 MiB and 256 MiB (16 more loops), so that the pipeline's
  * start and the launch cancel out. */
+/* A ring cut to m ranks' steps (what the models replay on long rings): each loop its first
+ * send, its first m - 1 sums, its last m - 2 copies and its last receive, each as the whole
+ * ring has it (the same slice, the same flags); cut to n, the whole ring. 7 ranks, Simple
+ * (2 slices a chunk), fp32, 3 whole loops and a shrunk last one. */
+START_TEST(ring_cut_keeps_its_ends)
+{
+  int n = 7, m = 4;
+  for (int pos = 0; pos < n; pos++) {
+    nccl_ring_sched whole, cut;
+    nccl_ring_sched_init(&whole, n, pos, 100, 0, NCCL_PROTO_SIMPLE, 4);
+    whole.len = 3 * (size_t)n * whole.chunk + 1000;
+    cut = whole;
+    long ops = nccl_ring_sched_ops(&whole), steps = 2L * n - 1, s = whole.slices;
+    ck_assert_int_eq(s, 2);
+    ck_assert_int_eq(ops, 4 * steps * s);
+    nccl_ring_sched_cut(&cut, n);
+    ck_assert_int_eq(nccl_ring_sched_ops(&cut), ops);
+    nccl_ring_sched_cut(&cut, m);
+    ck_assert_int_eq(nccl_ring_sched_ops(&cut), 4 * (2L * m - 1) * s);
+    /* cut step t' is the whole ring's step at[t'] */
+    const long at[] = {0, 1, 2, 3, 10, 11, 12};
+    for (long k = 0; k < nccl_ring_sched_ops(&cut); k++) {
+      long loop = k / ((2L * m - 1) * s), t = at[(k / s) % (2 * m - 1)];
+      nccl_op a, b;
+      nccl_ring_sched_op(&cut, k, &a);
+      nccl_ring_sched_op(&whole, (loop * steps + t) * s + k % s, &b);
+      ck_assert_msg(a.off == b.off && a.n == b.n && a.flags == b.flags, "rank %d op %ld", pos, k);
+    }
+  }
+}
+END_TEST
+
+/* A long ring's model from two cut replays (models/cost_nccl_ring.c): on mn1's 1024 ranks,
+ * timed as nccl-tests, within 1% of the whole ring's replay, whose times were (before the
+ * cut, 40 times slower): 6708.57 us at 4 MiB (LL, one channel), 16208.69 us at 32 MiB (LL, two
+ * channels whose phases drift against each other: the cut's line 0.54% above). */
+START_TEST(long_ring_model_follows_the_whole_replay)
+{
+  cli_result r = cli_run("--platform mn1 --algo nccl-ring --mode model --timing nccl-tests --sizes 4M,32M", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  const double whole[] = {6708.57e-6, 16208.69e-6};
+  for (int i = 0; i < 2; i++) {
+    double t = cli_num(cli_point(&r, i), "model_time_s");
+    ck_assert_msg(fabs(t - whole[i]) <= 0.01 * whole[i], "point %d: %g s against the whole replay's %g", i, t,
+                  whole[i]);
+  }
+  cli_result_free(&r);
+}
+END_TEST
+
 START_TEST(one_channel_pays_the_larger_of_link_and_sum)
 {
   cli_result r = cli_run("--platform " PLAT "nvswitch4.xml --algo nccl-ring --channels 1 --proto Simple "
@@ -209,8 +259,8 @@ int main(void)
 {
   Suite *s = suite_create("nccl");
   CHECK_LOOP_CASE(s, "verify", 120, nccl_algorithms_verify, NSHAPES);
-  CHECK_CASE(s, "pipeline", 120, one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks,
-             dgx1_quad_rings_use_every_link);
+  CHECK_CASE(s, "pipeline", 120, ring_cut_keeps_its_ends, long_ring_model_follows_the_whole_replay,
+             one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks, dgx1_quad_rings_use_every_link);
   CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
   return check_run(s);
 }
