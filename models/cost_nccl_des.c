@@ -986,7 +986,13 @@ int cost_nccl_steady(cost_ctx *c, uint64_t count, uint64_t unit, uint64_t k, int
   int rc = memo_replay(c, at, proto, nc, fn, &a);
   if (rc == 0)
     rc = memo_replay(c, at + k * step, proto, nc, fn, &b);
-  for (int i = 0; rc == 0 && i < a.nphases && i < b.nphases; i++)
-    cost_result_phase(r, a.phase_name[i], a.phase_s[i] + (double)m / (double)k * (b.phase_s[i] - a.phase_s[i]));
+  if (rc == 0)
+    cost_nccl_line(&a, &b, (double)m / (double)k, r);
   return rc;
+}
+
+void cost_nccl_line(const cost_result *a, const cost_result *b, double x, cost_result *r)
+{
+  for (int i = 0; i < a->nphases && i < b->nphases; i++)
+    cost_result_phase(r, a->phase_name[i], a->phase_s[i] + x * (b->phase_s[i] - a->phase_s[i]));
 }

@@ -47,6 +47,10 @@ int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo,
 /* A model's time for `count` elements on nc channels (cost_nccl_ring_time, ...). */
 typedef int (*cost_nccl_model_fn)(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r);
 
+/* The straight line through two replays' results, phase by phase, at x: a + x (b - a), into r
+ * (x = 1 is b; the time a step, loop or chunk adds is b - a over how many lie between). */
+void cost_nccl_line(const cost_result *a, const cost_result *b, double x, cost_result *r);
+
 /* Where every channel's part repeats a pattern of `unit` elements (the ring's loop, the
  * tree's chunk) more than 2k times, the replay's cost would grow with the size while the
  * pipeline only repeats its steady state: fn at the same count less whole units, to k units

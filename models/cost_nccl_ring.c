@@ -81,9 +81,8 @@ static int replay(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r
   int rc = replay_cut(c, count, proto, nc, RING_CUT_SHORT, &a);
   if (rc == 0)
     rc = replay_cut(c, count, proto, nc, RING_CUT_LONG, &b);
-  double f = (double)(c->p - RING_CUT_LONG) / (RING_CUT_LONG - RING_CUT_SHORT);
-  for (int i = 0; rc == 0 && i < a.nphases && i < b.nphases; i++)
-    cost_result_phase(r, a.phase_name[i], b.phase_s[i] + f * (b.phase_s[i] - a.phase_s[i]));
+  if (rc == 0)
+    cost_nccl_line(&a, &b, (double)(c->p - RING_CUT_SHORT) / (RING_CUT_LONG - RING_CUT_SHORT), r);
   return rc;
 }
 

@@ -41,8 +41,8 @@ typedef struct {
 
 void nccl_ring_sched_init(nccl_ring_sched *r, int n, int pos, size_t off, size_t len, int proto, size_t elem);
 long nccl_ring_sched_ops(const nccl_ring_sched *r);
-/* Operation k, 0 <= k < nccl_ring_sched_ops(r): loop k / (S (2n-1)), step (k / S) mod (2n-1),
- * slice k mod S. */
+/* Operation k, 0 <= k < nccl_ring_sched_ops(r): loop k / (S (2m-1)), step (k / S) mod (2m-1),
+ * slice k mod S (m = n but in a cut ring, below). */
 void nccl_ring_sched_op(const nccl_ring_sched *r, long k, nccl_op *op);
 /* The same ring with each loop cut to 2m - 1 steps, 2 <= m <= n: its first send, the first
  * m - 1 sums, the last m - 2 copies and its last receive, each of the size it has in the
