@@ -94,14 +94,6 @@ START_TEST(nccl_algorithms_verify)
 }
 END_TEST
 
-/* A single channel moves each slice while the previous one is being summed: per byte it
- * takes what the larger of the two takes, not their sum. nvswitch4: 4 GPUs, 25 GB/s and
- * 1 us GPU to GPU, sums at 40 GB/s; Simple slices of 1 MiB (2 MiB chunks, 8 MiB a loop of 4
- * ranks). Per loop every rank sends 12 slices (6 steps x 2) and sums 6 (3 steps x 2); a
- * slice takes 1 us + 1 MiB / (25 GB/s x NCCL's NVLink efficiency, 0.8 for a GPU of one link's
- * NVLink) on the link, 1 MiB / 40 GB/s to sum. The time per byte
- * is the difference between 128 MiB and 256 MiB (16 more loops), so that the pipeline's
- * start and the launch cancel out. */
 /* A ring cut to m ranks' steps (what the models replay on long rings): each loop its first
  * send, its first m - 1 sums, its last m - 2 copies and its last receive, each as the whole
  * ring has it (the same slice, the same flags); cut to n, the whole ring. 7 ranks, Simple
@@ -152,6 +144,14 @@ START_TEST(long_ring_model_follows_the_whole_replay)
 }
 END_TEST
 
+/* A single channel moves each slice while the previous one is being summed: per byte it
+ * takes what the larger of the two takes, not their sum. nvswitch4: 4 GPUs, 25 GB/s and
+ * 1 us GPU to GPU, sums at 40 GB/s; Simple slices of 1 MiB (2 MiB chunks, 8 MiB a loop of 4
+ * ranks). Per loop every rank sends 12 slices (6 steps x 2) and sums 6 (3 steps x 2); a
+ * slice takes 1 us + 1 MiB / (25 GB/s x NCCL's NVLink efficiency, 0.8 for a GPU of one link's
+ * NVLink) on the link, 1 MiB / 40 GB/s to sum. The time per byte
+ * is the difference between 128 MiB and 256 MiB (16 more loops), so that the pipeline's
+ * start and the launch cancel out. */
 START_TEST(one_channel_pays_the_larger_of_link_and_sum)
 {
   cli_result r = cli_run("--platform " PLAT "nvswitch4.xml --algo nccl-ring --channels 1 --proto Simple "
