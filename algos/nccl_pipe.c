@@ -3,9 +3,10 @@
  * The rank is one SMPI actor for all its channels, run as an event loop: every stream takes
  * its next operation as soon as it is ready (its slices are in and visible, its send slots
  * free); one that takes GPU time (a sum, or the protocol's writing of what it sends, where
- * the platform charges it) waits for the GPU, which works on one slice at a time at its full
- * rate, taking the ready one whose data became visible first; when it is done the slice is
- * sent on. Between those the rank waits for the first thing to happen:
+ * the platform charges it) starts at once beside the other streams' (NCCL runs each channel
+ * on thread blocks of its own SMs): the host's CPU model shares its speed evenly among them,
+ * as the channels share the GPU's memory; when it is done the slice is sent on. Between those
+ * the rank waits for the first thing to happen:
  * a slice arriving, a slice delivered, a sum ending, or a slice that arrived becoming visible
  * (its protocol's latency passed). So a rank reacts to everything at the time it happens, as
  * a GPU running one thread block per channel would. Messages are SimGrid mailbox messages
@@ -367,13 +368,11 @@ static int loop(pipe_run *r)
     post_recvs(r, &r->streams[i]);
   r->now = simgrid_get_clock();
   while (rc == 0) {
-    double soonest = INFINITY, first = INFINITY;
-    int more = 0, gpu = -1, busy = 0;
-    nccl_op op, gpu_op = {0, 0, 0};
-    for (int i = 0; i < r->nstreams; i++)
-      busy |= r->streams[i].work != NULL;
-    /* every stream takes what is ready and needs no sum; the GPU, when free, the ready sum
-     * whose data became visible first */
+    double soonest = INFINITY;
+    int more = 0;
+    nccl_op op;
+    /* every stream takes what is ready, up to its first sum, which shares the GPU with the
+     * other streams' under way */
     for (int i = 0; i < r->nstreams && rc == 0; i++) {
       ar_pipe_stream *s = &r->streams[i];
       while (rc == 0 && !s->work && s->k < s->nops) {
@@ -384,19 +383,9 @@ static int loop(pipe_run *r)
           soonest = t < soonest ? t : soonest;
         if (st != READY)
           break;
-        if (sum_time(r, s, &op) > 0) {
-          if (!busy && t < first) {
-            gpu = i;
-            first = t;
-            gpu_op = op;
-          }
-          break;
-        }
         rc = start(r, s, &op);
       }
     }
-    if (rc == 0 && gpu >= 0)
-      rc = start(r, &r->streams[gpu], &gpu_op);
     for (int i = 0; i < r->nstreams; i++)
       more |= r->streams[i].k < r->streams[i].nops;
     /* a connection's slices arrive in the order they were sent, one at a time: only its

@@ -42,19 +42,24 @@ static int init_relabel(cost_ctx *c)
 /* The runner times each point from a barrier (SMPI's default, linear: rank 0 collects a
  * message from everyone, then releases each with an empty message), so rank i starts one
  * empty message's delivery after rank 0. Timed as nccl-tests does, back to back, no rank
- * waits for a late start: no skew. */
+ * waits for a late start: no skew (the barrier's delays stay in `release`, where NCCL's
+ * replays start their back-to-back calls: cost_nccl_des.c). */
 static int init_skew(cost_ctx *c)
 {
   c->skew = calloc((size_t)c->p, sizeof *c->skew);
-  if (!c->skew)
+  c->release = calloc((size_t)c->p, sizeof *c->release);
+  if (!c->skew || !c->release)
     return SA_ENOMEM;
   c->skew_max = c->skew_node0 = 0;
-  for (int i = 1; i < c->p && c->shape.timing == COST_TIMING_BARRIER; i++) {
+  for (int i = 1; i < c->p; i++) {
     cost_path p;
     int rc = cost_path_of(c, 0, i, &p);
     if (rc)
       return rc;
-    double s = c->skew[i] = cost_hop_time(c, (cost_hop){p.lat, 0}, 0);
+    c->release[i] = cost_hop_time(c, (cost_hop){p.lat, 0}, 0);
+    if (c->shape.timing != COST_TIMING_BARRIER)
+      continue;
+    double s = c->skew[i] = c->release[i];
     c->skew_max = s > c->skew_max ? s : c->skew_max;
     if (i < c->shape.rpn)
       c->skew_node0 = s > c->skew_node0 ? s : c->skew_node0;
@@ -140,6 +145,7 @@ void cost_ctx_free(cost_ctx *c)
   free(c->ndown);
   free(c->load);
   free(c->skew);
+  free(c->release);
   free(c);
 }
 

@@ -55,6 +55,7 @@ struct cost_ctx {
   double skew_max;           /* the largest barrier release delay after rank 0 */
   double skew_node0;         /* the largest of them among rank 0's own node */
   double *skew;              /* [i]: rank i's delay (skew[0] = 0) */
+  double *release;           /* [i]: the barrier's release delay of rank i, whatever the timing */
   cost_cache_entry cache[COST_MAX_CACHE];
   int ncache;
 };

@@ -8,6 +8,7 @@
 # their units: a median error within a factor of three of the measurement (a slip of units
 # is a factor of 1000; on a shared 2-core machine the median ran from 0.13 to 1.12) on a
 # machine that is no cluster. Prints "100%: Checks: N, Failures: 0" like the Check tests.
+# run_all: alone (it times this machine: beside other tests its measurements are theirs too)
 BIN=${SIMALLREDUCE_BIN:-bin/simallreduce}
 CAL=${SIMCALIB_BIN:-bin/simcalib}
 tmp=$(mktemp -d)

@@ -17,6 +17,14 @@
 
 static const char *dir(int up) { return up ? "UP" : "DOWN"; }
 
+const char *topo_xml_number(char *buf, size_t len, int digits, double v)
+{
+  snprintf(buf, len, "%.*g", digits, v);
+  if (strtod(buf, NULL) != v)
+    snprintf(buf, len, "%.17g", v);
+  return buf;
+}
+
 static void links(FILE *f, const char *indent, const topo_cluster *t, const topo_path *p)
 {
   char name[64];
@@ -38,8 +46,9 @@ static int some_links(FILE *f, const topo_cluster *t, int node)
     double bw, lat;
     topo_link_name(t, &h[k], name, sizeof name);
     topo_link_rate(t, &h[k], &bw, &lat);
-    fprintf(f, "      <link id=\"%s\" bandwidth=\"%.12gBps\" latency=\"%.12gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", name,
-            bw, lat);
+    char b[32], l[32];
+    fprintf(f, "      <link id=\"%s\" bandwidth=\"%sBps\" latency=\"%ss\" sharing_policy=\"SPLITDUPLEX\"/>\n", name,
+            topo_xml_number(b, sizeof b, 12, bw), topo_xml_number(l, sizeof l, 12, lat));
   }
   free(h);
   return 0;
@@ -62,14 +71,16 @@ static int all_links(FILE *f, const topo_cluster *t)
 
 static void host(FILE *f, const char *indent, const topo_platform_spec *s, int i, int j)
 {
-  fprintf(f, "%s<zone id=\"z-node%d-gpu%d\" routing=\"Cluster\"><host id=\"node%d-gpu%d\" speed=\"%.9gf\">", indent, i,
-          j, i, j, s->host_speed > 0 ? s->host_speed : 1e12);
+  char v[32];
+  fprintf(f, "%s<zone id=\"z-node%d-gpu%d\" routing=\"Cluster\"><host id=\"node%d-gpu%d\" speed=\"%sf\">", indent, i, j,
+          i, j, topo_xml_number(v, sizeof v, 9, s->host_speed > 0 ? s->host_speed : 1e12));
   fprintf(f, "<prop id=\"node\" value=\"%d\"/>", i);
   if (s->recv_overhead)
     fprintf(f, "<prop id=\"smpi/or\" value=\"%s\"/>", s->recv_overhead);
   for (int k = 0; s->has_compute && k < SA_COMPUTE_N; k++)
     if (sa_compute_written(&s->compute, k))
-      fprintf(f, "<prop id=\"%s\" value=\"%.9g\"/>", sa_compute_name(k), sa_compute_get(&s->compute, k));
+      fprintf(f, "<prop id=\"%s\" value=\"%s\"/>", sa_compute_name(k),
+              topo_xml_number(v, sizeof v, 9, sa_compute_get(&s->compute, k)));
   fprintf(f, "</host></zone>\n");
 }
 

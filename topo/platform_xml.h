@@ -20,6 +20,14 @@ typedef struct {
   double host_speed;        /* flop/s: only converts charged seconds (NULL: 1 Tf) */
 } topo_platform_spec;
 
+/* v as the file writes it, into buf: in `digits` significant digits where they read back as
+ * v exactly, else in the 17 that always do. The figures read back are the ones the fit chose,
+ * bit for bit: NCCL's replays follow their events' order, which a figure's last bits can
+ * change (a fit of L02 whose sums' rate was written in 9 digits put its 64 MiB 1.9% off the
+ * fit's own table: models/cost_nccl_des.c). The loader that builds a generated file from its
+ * shape (zone.cpp) reads its figures through this too. */
+const char *topo_xml_number(char *buf, size_t len, int digits, double v);
+
 /* Writes the platform: a world zone (Full routing over its leaves) holding, per leaf of the
  * fabric, a zone (DijkstraCache: a star, routes computed per source and kept) of one zone per
  * GPU (host node<i>-gpu<j>, property node=i, the compute properties) joined to the leaf's

@@ -41,11 +41,10 @@ using LinkImpl = simgrid::kernel::resource::StandardLinkImpl;
 
 /* A number as the file writes it (platform_xml.c) and SimGrid reads it back: the same
  * double the XML route would have given. */
-double as_written(const char *fmt, double v)
+double as_written(int digits, double v)
 {
   char buf[64];
-  snprintf(buf, sizeof buf, fmt, v);
-  return strtod(buf, nullptr);
+  return strtod(topo_xml_number(buf, sizeof buf, digits, v), nullptr);
 }
 
 struct Halves {
@@ -95,8 +94,8 @@ public:
     double lat;
     topo_link_name(&topo_, &h, name, sizeof name);
     topo_link_rate(&topo_, &h, &bw, &lat);
-    lat = as_written("%.12g", lat);
-    auto *l = get_iface()->create_split_duplex_link(name, as_written("%.12g", bw));
+    lat = as_written(12, lat);
+    auto *l = get_iface()->create_split_duplex_link(name, as_written(12, bw));
     l->set_latency(lat);
     l->seal();
     links_.at(index(h)) = Halves{l->get_link_up()->get_impl(), l->get_link_down()->get_impl(), lat};
@@ -185,7 +184,7 @@ void build(const topo_shape &s)
     for (const auto &h : hops)
       zone->add_link(h);
   }
-  double speed = as_written("%.9g", s.spec.host_speed > 0 ? s.spec.host_speed : 1e12);
+  double speed = as_written(9, s.spec.host_speed > 0 ? s.spec.host_speed : 1e12);
   char value[64];
   for (int l = 0; l < topo_leaves(&t); l++)
     for (int i = 0; i < t.nodes; i++)
@@ -198,8 +197,8 @@ void build(const topo_shape &s)
           host->set_property("smpi/or", s.spec.recv_overhead);
         for (int k = 0; s.spec.has_compute && k < SA_COMPUTE_N; k++)
           if (sa_compute_written(&s.spec.compute, k)) {
-            snprintf(value, sizeof value, "%.9g", sa_compute_get(&s.spec.compute, k));
-            host->set_property(sa_compute_name(k), value);
+            host->set_property(sa_compute_name(k),
+                               topo_xml_number(value, sizeof value, 9, sa_compute_get(&s.spec.compute, k)));
           }
         zone->add_gpu(host, i, j);
       }
