@@ -226,7 +226,7 @@ clean:
 # sanitized binaries through SIMALLREDUCE_BIN and SIMCALIB_BIN; SMPI runs its usual runner).
 SAN_CC   := $(CC) -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # The tests' timeouts bound a hang of the plain build; the sanitized fits run about three times
-# slower (NCCL's fits of L08 and L12 passed them, two tests at a time), so Check's multiplier.
+# slower (NCCL's fits of L08 and L12, two tests at a time, ran past them), so Check's multiplier.
 SAN_ENV  := SIMALLREDUCE_PLATFORMS=platforms SIMALLREDUCE_BIN=bin/san/simallreduce SIMCALIB_BIN=bin/san/simcalib \
 	    ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    CK_TIMEOUT_MULTIPLIER=3
