@@ -970,8 +970,9 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
 
 /* nccl-tests' steady state (COST_TIMING_NCCL_TESTS): calls back to back, each rank starting
  * the next when its last ends, the first from the barrier's release (as the runner's:
- * runner.c, time_steady); the mean of those after the first, as nccl-tests averages its
- * timed calls. Started together, NCCL's channels would stay in step for ever, alike as they
+ * runner.c, time_steady); each rank's time over those after the first, from its own start,
+ * averaged over the calls and the ranks, as nccl-tests averages its timed calls and then its
+ * ranks (BenchTime). Started together, NCCL's channels would stay in step for ever, alike as they
  * are: every one summing at once, the GPU shared, then every one waiting its hop at once, so
  * 8 channels of LL at 256 KiB on 8 A100 (an L02 fit) took the 58.3 us of one (the
  * simulation: 46.1). The ends of a call are not all alike; from them the channels drift
@@ -982,26 +983,37 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
 #define BACK_TO_BACK 4
 #define BACK_TO_BACK_QUICK 3
 
+/* No two GPUs start a kernel at one instant (each is launched by its own process), where a
+ * barrier's release gives ranks the same start (rank 0 releases the others at once): rank r
+ * starts its first call r x START_STAGGER late. Alike ranks started together stay in step
+ * for ever, every channel of every GPU summing at once and then sending at once, the links
+ * idle while the GPUs sum: 8 H100 at 16 MiB (LL128, 32 channels) took 160.6 us a call where
+ * the simulation, whose ranks SMPI's first allreduce leaves apart by a few us, takes 115.4.
+ * From any offset at all the replay drifts to the simulation's steady state (1 ns: 115.3, 10
+ * ns: 115.8, 100 ns: 115.3 us); a nanosecond shows in no time. */
+#define START_STAGGER 1e-9
+
 static int steady_replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, double launch,
                          double *time)
 {
   double *offset = malloc(sizeof *offset * (size_t)c->p), *ends = malloc(sizeof *ends * (size_t)c->p);
   int rc = offset && ends ? 0 : SA_ENOMEM;
   for (int r = 0; r < c->p && rc == 0; r++)
-    offset[r] = c->release[r];
+    offset[r] = c->release[r] + r * START_STAGGER;
   int calls = c->shape.nccl_quick > 0 ? BACK_TO_BACK_QUICK : BACK_TO_BACK;
   double sum = 0;
   for (int k = 0; k < calls && rc == 0; k++) {
     double t = 0;
     rc = replay(c, st, nst, algo, proto, offset, launch, ends, &t);
-    sum += k > 0 ? t : 0;
+    for (int r = 0; k > 0 && r < c->p && rc == 0; r++)
+      sum += ends[r] - offset[r];
     double first = INFINITY;
     for (int r = 0; r < c->p && rc == 0; r++)
       first = fmin(first, ends[r]);
     for (int r = 0; r < c->p && rc == 0; r++)
       offset[r] = ends[r] - first;
   }
-  *time = sum / (calls - 1);
+  *time = sum / ((calls - 1) * (double)c->p);
   free(offset);
   free(ends);
   return rc;

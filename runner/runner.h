@@ -17,8 +17,8 @@ typedef struct {
  * slowest rank ends, so it includes the ranks' start skew (the barrier releases them one
  * after the other). NCCL_TESTS: as nccl-tests' all_reduce_perf times it (its BenchTime):
  * warm-up allreduces, then `iters` back to back with no barrier between them; the time of
- * one is each rank's time over them divided by iters, the slowest rank's reported: the
- * steady state, without start skew. */
+ * one is each rank's time over them divided by iters, the ranks' mean reported (nccl-tests
+ * averages it over its ranks): the steady state, without start skew. */
 typedef enum { RUNNER_TIMING_BARRIER, RUNNER_TIMING_NCCL_TESTS } runner_timing;
 
 /* --what-if's faults as the driver passes them (runner_faults.c) */

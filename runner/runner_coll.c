@@ -1,6 +1,6 @@
 /* runner_coll.c: the runner's own collectives: the barrier before each allreduce timed from
  * a barrier, and small allreduces (the return codes every rank agrees on, the slowest rank's
- * time, the phases' ends, the clock), none of them timed. (--timing nccl-tests keeps SMPI's
+ * time or the ranks' mean, the phases' ends, the clock), none of them timed. (--timing nccl-tests keeps SMPI's
  * own barrier and first allreduce: the skew they leave shows in its steady state.)
  *
  * Under SMPI they are made of point-to-point messages. SMPI's default MPI_Allreduce is a
@@ -22,17 +22,17 @@
 #define COLL_TAG 32767
 
 #ifdef SA_SMPI
-/* acc[i] = op(acc[i], in[i]) */
+/* acc[i] = op(acc[i], in[i]); the tree's order is fixed, so a sum is the same bit for bit */
 static void combine(void *acc, const void *in, int n, MPI_Datatype t, MPI_Op op)
 {
-  int max = op == MPI_MAX;
+  int max = op == MPI_MAX, sum = op == MPI_SUM;
   for (int i = 0; i < n; i++)
     if (t == MPI_INT) {
       int *a = (int *)acc + i, b = ((const int *)in)[i];
-      *a = max ? (b > *a ? b : *a) : (b < *a ? b : *a);
+      *a = sum ? *a + b : max ? (b > *a ? b : *a) : (b < *a ? b : *a);
     } else {
       double *a = (double *)acc + i, b = ((const double *)in)[i];
-      *a = max ? (b > *a ? b : *a) : (b < *a ? b : *a);
+      *a = sum ? *a + b : max ? (b > *a ? b : *a) : (b < *a ? b : *a);
     }
 }
 
@@ -85,7 +85,8 @@ int runner_allreduce(void *buf, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
   unsigned char in[RUNNER_COLL_MAX * sizeof(double)];
   MPI_Request r[32];
   int rank, size, rc = 0, nreq = 0, mask = 1;
-  if (n < 0 || n > RUNNER_COLL_MAX || (t != MPI_INT && t != MPI_DOUBLE) || (op != MPI_MAX && op != MPI_MIN))
+  if (n < 0 || n > RUNNER_COLL_MAX || (t != MPI_INT && t != MPI_DOUBLE) ||
+      (op != MPI_MAX && op != MPI_MIN && op != MPI_SUM))
     return SA_EINVAL;
   if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
     return SA_EMPI;

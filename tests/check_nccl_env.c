@@ -201,6 +201,6 @@ int main(void)
   Suite *s = suite_create("nccl_env");
   CHECK_CASE(s, "parse", 30, lists_as_nccl_reads_them, what_nccl_refuses, choice_within_the_sets,
              what_ran_reads_and_writes_back);
-  CHECK_CASE(s, "cli", 120, options_of_simallreduce, the_fit_reads_the_logs_nccl_algo);
+  CHECK_CASE(s, "cli", 240, options_of_simallreduce, the_fit_reads_the_logs_nccl_algo);
   return check_run(s);
 }
