@@ -972,14 +972,13 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
  * the next when its last ends, the first from the barrier's release (as the runner's:
  * runner.c, time_steady); each rank's time over those after the first, from its own start,
  * averaged over the calls and the ranks, as nccl-tests averages its timed calls and then its
- * ranks (BenchTime). Started together, NCCL's channels would stay in step for ever, alike as they
- * are: every one summing at once, the GPU shared, then every one waiting its hop at once, so
- * 8 channels of LL at 256 KiB on 8 A100 (an L02 fit) took the 58.3 us of one (the
- * simulation: 46.1). The ends of a call are not all alike; from them the channels drift
- * apart, as the simulation's do (and a GPU's SMs), to the steady state, which wobbles from
- * call to call (46.7, 46.4, 46.1, 45.9, 46.3 us from the second call, the simulation's own
- * too): the mean of three holds it within about 1%. The fits' quick replay takes one call
- * less. */
+ * ranks (BenchTime). One call from a common start would keep NCCL's channels in step
+ * (START_STAGGER, below): 8 channels of LL at 256 KiB on 8 A100 (an L02 fit) took the 58.3 us
+ * of one (the simulation: 46.1). The ends of a call are not all alike; from them the channels
+ * drift apart, as the simulation's do (and a GPU's SMs), to the steady state, which wobbles
+ * from call to call (46.7, 46.4, 46.1, 45.9, 46.3 us from the second call, the simulation's
+ * own too): the mean of three holds it within about 1%. The fits' quick replay takes one
+ * call less. */
 #define BACK_TO_BACK 4
 #define BACK_TO_BACK_QUICK 3
 

@@ -219,8 +219,8 @@ static int time_barrier(const runner_config *cfg, const ar_algo *algo, const voi
  * without a barrier), warm-up allreduces back to back (at least one: they absorb the skew the
  * first one's end leaves), then iters more; each rank's clock runs from the end of its
  * warm-up to the end of its last one, so what is timed is the steady state of consecutive
- * allreduces, without start skew; the time is the ranks' mean, as nccl-tests averages it. The phases, steps and links
- * are those of the last one. */
+ * allreduces, without start skew; the time is the ranks' mean, as nccl-tests averages it.
+ * The phases, steps and links are those of the last one. */
 static int time_steady(const runner_config *cfg, const ar_algo *algo, const void *send, void *recv, size_t count,
                        const ar_params *p, double *times, own_span *own)
 {

@@ -1,7 +1,8 @@
 /* runner_coll.c: the runner's own collectives: the barrier before each allreduce timed from
  * a barrier, and small allreduces (the return codes every rank agrees on, the slowest rank's
- * time or the ranks' mean, the phases' ends, the clock), none of them timed. (--timing nccl-tests keeps SMPI's
- * own barrier and first allreduce: the skew they leave shows in its steady state.)
+ * time or the ranks' mean, the phases' ends, the clock), none of them timed. (--timing
+ * nccl-tests keeps SMPI's own barrier and first allreduce: the skew they leave shows in its
+ * steady state.)
  *
  * Under SMPI they are made of point-to-point messages. SMPI's default MPI_Allreduce is a
  * linear reduce to rank 0 and a broadcast, and rank 0 waits for its p - 1 receives with a
