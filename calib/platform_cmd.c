@@ -36,8 +36,8 @@ static void usage(FILE *f)
         "98.2% of their line rate. --gpus-per-node below a preset's or a fit's: its first GPUs,\n"
         "on the NICs they use unless --nics is given. Rates as 450GBps, 450GB/s, 400Gbps or\n"
         "bytes/s, each the rate data moves at, used as given (--nic-rate 400Gbps: 50 GB/s, over\n"
-        "any base); times as 1us, 500ns or seconds. The fit's options:\n"
-        FIT_CLUSTER_OPTIONS,
+        "any base; --from-nccl-tests fits the rest with the NICs held there); times as 1us, 500ns\n"
+        "or seconds. The fit's options:\n" FIT_CLUSTER_OPTIONS,
         f);
 }
 
@@ -248,6 +248,7 @@ static int from_logs(platform_opts *o, fit_platform_base *b)
   }
   fit_cluster c;
   o->fit.preset = o->preset;
+  o->fit.nic_bw = o->set[O_NIC_RATE] ? o->t.nic_bw : 0; /* known: the fit holds the NICs there */
   if (status == 0) {
     int rc = fit_cluster_calibrate(&d, &o->fit, &c, err, sizeof err);
     if (rc == 0) {

@@ -434,6 +434,8 @@ static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluste
   if (rc)
     return rc;
   topo_preset_cluster(c->preset, 1, &f->topo);
+  if (o->nic_bw > 0)
+    f->topo.nic_bw = o->nic_bw;
   /* a NIC behind a slower PCIe link would not move the time where the fit starts it (its
    * slope nil): it starts at that link's rate, which is all it can carry there (L06: a NIC
    * of 12.3 GB/s behind 12 of PCIe, the log's EFA at 2.6, and the fit never moved) */
@@ -452,10 +454,24 @@ static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluste
     note(c, "the algorithm: fitted as if the logs ran %s%s\n", f->algo, "");
     ramp(c, f, single, multi);
   }
+  if (o->nic_bw > 0) /* the user's: a log's time says less of the NICs than they know */
+    f->free[FIT_P_NIC_BW] = 0;
   rc = fit_cfit_run(f, c->runs, c->nruns);
   if (!fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS, 0) &&
       !fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS_TREE, 0)) /* none ran it: NCCL's model of it stays */
     f->compute.nvls_bw = 0;
+  if (rc == 0 && o->nic_bw > 0 && multi) {
+    char rate[32];
+    snprintf(rate, sizeof rate, "%.4g", o->nic_bw / 1e9);
+    note(c, "NICs: %s GB/s each, as --nic-rate gives them%s: not fitted\n", rate, "");
+  } else if (rc == 0 && f->free[FIT_P_NIC_BW] && fit_cnic_unseen(c->runs, c->nruns)) {
+    char rate[32];
+    snprintf(rate, sizeof rate, "%.4g", f->topo.nic_bw / 1e9);
+    note(c,
+         "NICs: at the server's %s GB/s each, not fitted: NCCL ran NVLS tree at the logs' largest sizes, whose "
+         "plateau is NVLS's (its switch and copy warps), not the NICs' (--nic-rate gives theirs)%s\n",
+         rate, "");
+  }
   if (rc == 0)
     bound_notes(c, &start);
   if (rc == 0)
@@ -641,8 +657,14 @@ void fit_cluster_report(FILE *f, const fit_cluster *c, const fit_cluster_opts *o
     fputc('\n', f);
   fprintf(f, "# node %s (%s): GPU link %.4g GB/s per direction, %.4g us%s; %d NICs %.4g GB/s, %.4g us%s\n",
           topo_node_kind_name(x->topo.node), c->preset->name, x->topo.gpu_bw / 1e9, x->topo.gpu_lat * 1e6,
-          x->free[FIT_P_GPU_BW] ? "" : x->quick ? " (the server's)" : " (not fitted: no single-node run)", x->topo.nics,
-          x->topo.nic_bw / 1e9, x->topo.nic_lat * 1e6, x->free[FIT_P_NIC_BW] ? "" : " (not fitted: no multi-node run)");
+          x->free[FIT_P_GPU_BW] ? ""
+          : x->quick            ? " (the server's)"
+                                : " (not fitted: no single-node run)",
+          x->topo.nics, x->topo.nic_bw / 1e9, x->topo.nic_lat * 1e6,
+          o->nic_bw > 0                        ? " (--nic-rate's: not fitted)"
+          : !x->free[FIT_P_NIC_BW]             ? " (not fitted: no multi-node run)"
+          : fit_cnic_unseen(c->runs, c->nruns) ? " (the server's: not fitted, NVLS tree at the largest sizes)"
+                                               : "");
   if (x->half <= 0) {
     char desc[512];
     sa_compute_describe(&x->compute, SA_DESCRIBE_DENSE, desc, sizeof desc);

@@ -41,6 +41,8 @@ typedef struct {
    * and its version (NULL: the logs', else the default) */
   unsigned nccl_algos, nccl_protos;
   const nccl_version *nccl_version;
+  double nic_bw; /* the NICs' rate as the user knows it (platform --nic-rate): held there, not
+                  * fitted; 0: the server's, fitted where the logs show it */
 } fit_cluster_opts;
 
 /* The options both fit and platform take for it, by name without "--": fit-algo, holdout,

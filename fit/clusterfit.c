@@ -307,10 +307,25 @@ int fit_cruns_run(const fit_crun *runs, int nruns, int algo, int used_only)
   return 0;
 }
 
+int fit_cnic_unseen(const fit_crun *runs, int nruns)
+{
+  for (int r = 0; r < nruns; r++) {
+    const fit_cpoint *top = NULL;
+    for (int k = 0; runs[r].nodes > 1 && k < runs[r].n; k++)
+      if (runs[r].pt[k].used && (!top || runs[r].pt[k].bytes > top->bytes))
+        top = &runs[r].pt[k];
+    if (top && top->algo != NCCL_ALGO_NVLS_TREE)
+      return 0;
+  }
+  return 1;
+}
+
 /* Whether parameter i is one of a protocol's (NCCL's algorithms), or NVLS's, that no used
- * point runs: nothing to fit it to. */
+ * point runs, or the NICs' where the runs cannot tell their rate: nothing to fit it to. */
 static int proto_unused(int i, const fit_crun *runs, int nruns)
 {
+  if (i == FIT_P_NIC_BW)
+    return fit_cnic_unseen(runs, nruns);
   if (i == FIT_P_NVLS)
     return !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS, 1) && !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS_TREE, 1);
   int proto = fit_cparam_proto(i);

@@ -102,6 +102,12 @@ void fit_cfit_factor(double half, double steep, double latx, sa_piecewise *bw, s
  * (NCCL_ALGO_*, as the last evaluation planned it). */
 int fit_cruns_run(const fit_crun *runs, int nruns, int algo, int used_only);
 
+/* Whether the NICs' rate is out of the runs' reach: the largest used point of every run
+ * across nodes ran NVLS tree (its plateau the switch's and its copy warps', not the NICs',
+ * which a ring over the same NICs reaches at their line rate: L12 against L09), or none
+ * crosses nodes. The fit then keeps the NICs at the server's figure (clustercal.c says so). */
+int fit_cnic_unseen(const fit_crun *runs, int nruns);
+
 /* The model's time for every point of runs[0..nruns) (model_s), with f's parameters as
  * they are. Returns 0 or an SA_E* code (an algorithm without a model: SA_ENOMODEL). */
 int fit_cfit_eval(fit_cfit *f, fit_crun *runs, int nruns);

@@ -37,19 +37,23 @@ static int half_streams(int h, int halves, int rank, int rpn, const nccl_nvls_tr
     part(0, count, rpn, j, &o, &l);
     part(o, l, halves, h, &off[j], &len[j]);
   }
-  for (int j = 0; j < rpn; j++) { /* the other GPUs' shards: my part to the owner, the sum back */
+  /* the other GPUs' shards: my part copied into the switch's buffer and read by the owner's
+   * multimem.ld_reduce, the sum multicast back and copied out */
+  for (int j = 0; j < rpn; j++) {
     if (j == local)
       continue;
     nccl_nvls_stream *to = &out[n++], *from = &out[n++];
-    *to = (nccl_nvls_stream){.off = off[j], .len = len[j], .chunk = chunk, .flags = NCCL_OP_SEND};
+    *to = (nccl_nvls_stream){.off = off[j], .len = len[j], .chunk = chunk, .flags = NCCL_OP_SEND | NCCL_OP_COPY_IN};
     add_send(to, base + j, tag + TAG_PART);
-    *from = (nccl_nvls_stream){.off = off[j], .len = len[j], .chunk = chunk, .flags = NCCL_OP_RECV};
+    *from = (nccl_nvls_stream){.off = off[j], .len = len[j], .chunk = chunk, .flags = NCCL_OP_RECV | NCCL_OP_COPY_OUT};
     add_recv(from, base + j, tag + TAG_SUM);
   }
   /* my shard: the switch's sum of the node (and the children's sums), then up or out */
   nccl_nvls_stream *up = &out[n++], *down = NULL;
-  *up = (nccl_nvls_stream){.off = off[local], .len = len[local], .chunk = chunk,
-                           .flags = NCCL_OP_RECV | NCCL_OP_REDUCE | NCCL_OP_SEND};
+  *up = (nccl_nvls_stream){.off = off[local],
+                           .len = len[local],
+                           .chunk = chunk,
+                           .flags = NCCL_OP_RECV | NCCL_OP_REDUCE | NCCL_OP_SEND | NCCL_OP_COPY_IN};
   for (int j = 0; j < rpn; j++)
     if (j != local)
       add_recv(up, base + j, tag + TAG_PART);
@@ -63,6 +67,7 @@ static int half_streams(int h, int halves, int rank, int rpn, const nccl_nvls_tr
     add_recv(down, t->parent * rpn + local, tag + TAG_DOWN);
   }
   nccl_nvls_stream *last = down ? down : up; /* the total: to every GPU of the node and below */
+  last->flags |= NCCL_OP_COPY_OUT;           /* and out of the switch's buffer into my own output */
   for (int j = 0; j < rpn; j++)
     if (j != local)
       add_send(last, base + j, tag + TAG_SUM);

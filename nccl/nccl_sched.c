@@ -88,6 +88,7 @@ double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, i
 double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nrecv, int switch_recv, int nsend,
                          size_t bytes)
 {
-  int gpu = nrecv - switch_recv;
-  return nccl_op_time(c, proto, gpu > 0 ? flags : flags & ~(unsigned)NCCL_OP_REDUCE, gpu, nsend, bytes);
+  int gpu = nrecv - switch_recv, copies = !!(flags & NCCL_OP_COPY_IN) + !!(flags & NCCL_OP_COPY_OUT);
+  double copy = copies && c->copy_bw > 0 ? copies * (double)bytes / c->copy_bw : 0;
+  return copy + nccl_op_time(c, proto, gpu > 0 ? flags : flags & ~(unsigned)NCCL_OP_REDUCE, gpu, nsend, bytes);
 }

@@ -15,6 +15,12 @@ enum {
   NCCL_OP_RECV = 1u << 0,   /* receive the slice from every receive peer */
   NCCL_OP_REDUCE = 1u << 1, /* out = in + the received slices (else out = the received slice) */
   NCCL_OP_SEND = 1u << 2,   /* send the slice to every send peer: out when received, else in */
+  /* NVLS without registered buffers (src/device/all_reduce.h, v2.26.2): its scatter warps copy
+   * the user's input into the switch's buffer before the switch reads it, its gather warps
+   * copy the switch's result out to the user's output once it lands: GPU time on the
+   * operation, the slice copied once each way (nccl_op_time_nvls) */
+  NCCL_OP_COPY_IN = 1u << 3,
+  NCCL_OP_COPY_OUT = 1u << 4,
 };
 
 /* The most peers a stream receives from or sends to: NVLS tree's shard owner takes the
@@ -66,7 +72,9 @@ double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, i
 
 /* The same for a stream whose first switch_recv receive peers the NVSwitch sums (NVLS,
  * nccl_nvls.h): the GPU sums only the others, with what the switch returns as its input;
- * nothing when there are none. */
+ * nothing when there are none. NCCL_OP_COPY_IN and NCCL_OP_COPY_OUT each add a copy of the
+ * slice at copy_bw, the rate a device-local copy was measured at (NCCL's copy warps run on
+ * the channels' own multiprocessors and move no faster). */
 double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nrecv, int switch_recv, int nsend,
                          size_t bytes);
 
