@@ -434,13 +434,13 @@ static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluste
   if (rc)
     return rc;
   topo_preset_cluster(c->preset, 1, &f->topo);
-  if (o->nic_bw > 0)
+  if (o->nic_bw > 0) /* the user's, as given, PCIe or not */
     f->topo.nic_bw = o->nic_bw;
   /* a NIC behind a slower PCIe link would not move the time where the fit starts it (its
    * slope nil): it starts at that link's rate, which is all it can carry there (L06: a NIC
    * of 12.3 GB/s behind 12 of PCIe, the log's EFA at 2.6, and the fit never moved) */
   topo_cluster start = f->topo;
-  if (f->topo.pcie_bw > 0 && f->topo.nic_bw > f->topo.pcie_bw)
+  if (f->topo.pcie_bw > 0 && f->topo.nic_bw > f->topo.pcie_bw && !(o->nic_bw > 0))
     f->topo.nic_bw = NIC_UNDER_PCIE * f->topo.pcie_bw;
   /* what the hardware can do, from the preset's datasheets: a GPU link its NVLink figure, a
    * NIC its line rate (each NIC: a fit never writes the NICs of a node together), the rate
@@ -460,16 +460,14 @@ static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluste
   if (!fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS, 0) &&
       !fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS_TREE, 0)) /* none ran it: NCCL's model of it stays */
     f->compute.nvls_bw = 0;
-  if (rc == 0 && o->nic_bw > 0 && multi) {
-    char rate[32];
-    snprintf(rate, sizeof rate, "%.4g", o->nic_bw / 1e9);
-    note(c, "NICs: %s GB/s each, as --nic-rate gives them%s: not fitted\n", rate, "");
-  } else if (rc == 0 && f->free[FIT_P_NIC_BW] && fit_cnic_unseen(c->runs, c->nruns)) {
+  int given = o->nic_bw > 0 && multi, unseen = f->free[FIT_P_NIC_BW] && fit_cnic_unseen(c->runs, c->nruns);
+  if (rc == 0 && (given || unseen)) { /* the NICs held, and why */
     char rate[32];
     snprintf(rate, sizeof rate, "%.4g", f->topo.nic_bw / 1e9);
     note(c,
-         "NICs: at the server's %s GB/s each, not fitted: NCCL ran NVLS tree at the logs' largest sizes, whose "
-         "plateau is NVLS's (its switch and copy warps), not the NICs' (--nic-rate gives theirs)%s\n",
+         given ? "NICs: %s GB/s each, as --nic-rate gives them%s: not fitted\n"
+               : "NICs: at the server's %s GB/s each, not fitted: NCCL ran NVLS tree at the logs' largest sizes, "
+                 "whose plateau is NVLS's (its switch and copy warps), not the NICs' (--nic-rate gives theirs)%s\n",
          rate, "");
   }
   if (rc == 0)

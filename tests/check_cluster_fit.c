@@ -204,6 +204,12 @@ START_TEST(a_slow_nic_behind_pcie)
   /* EFA's latency (tens of us) now overlaps the slices before it, and the fit holds the NIC
    * latency near the preset's 2 us: from 1 MiB 6.9% median, 11.0% at 1 MiB at most */
   within("L06, 2 x 1 V100 over EFA", e, n, 0.07, 0.12);
+  /* a NIC rate the user gives is held by the fit, not only written over its result */
+  table = fit(LOGS "L06_efa_2node_v100_nccl264.log", 2, "--nic-rate 20Gbps", "l06r");
+  ck_assert_msg(strstr(table, "NICs 2.5 GB/s, 2 us (--nic-rate's: not fitted)"), "%s", table);
+  ck_assert_msg(strstr(table, "# assumed: NICs: 2.5 GB/s each, as --nic-rate gives them: not fitted"), "%s", table);
+  ck_assert_msg(!strstr(table, "# far below: each NIC"), "%s", table);
+  free(table);
 }
 END_TEST
 
