@@ -131,5 +131,7 @@ void sa_compute_describe(const sa_compute *c, unsigned parts, char *buf, size_t 
     n = append(buf, len, n, ", per hop LL128 %.6g us, Simple %.6g us", c->ll128_lat * 1e6, c->simple_lat * 1e6);
   }
   if (c->nvls_bw > 0)
-    append(buf, len, n, ", NVLS %.6g GB/s", c->nvls_bw / 1e9);
+    n = append(buf, len, n, ", NVLS %.6g GB/s", c->nvls_bw / 1e9);
+  if (c->nvls_copy_bw > 0)
+    append(buf, len, n, ", NVLS's copies %.6g GB/s", c->nvls_copy_bw / 1e9);
 }

@@ -20,23 +20,30 @@ typedef enum {
 } sa_prop_kind;
 
 /* X(name, kind, what it is) */
-#define SA_COMPUTE_PROPS(X)                                                              \
-  X(reduce_bw, SA_PROP_RATE, "bytes of output per second of an elementwise sum")         \
-  X(reduce_lat, SA_PROP_TIME, "fixed seconds per reduction call")                       \
-  X(copy_bw, SA_PROP_RATE, "bytes per second of a device-local copy")                   \
-  X(topk_a, SA_PROP_TIME, "fixed seconds per exact top-k selection")                    \
-  X(topk_b, SA_PROP_PER_UNIT, "seconds per input element of an exact top-k selection")  \
-  X(mstopk_a, SA_PROP_TIME, "fixed seconds per MSTopK selection")                       \
-  X(mstopk_b, SA_PROP_PER_UNIT, "seconds per input byte of an MSTopK selection")        \
-  X(scatter_a, SA_PROP_TIME, "fixed seconds per scatter-add")                           \
-  X(scatter_b, SA_PROP_PER_UNIT, "seconds per (value, index) pair scatter-added")                 \
-  X(launch_lat, SA_PROP_TIME, "seconds one of NCCL's collectives takes to start (none: NCCL's base latency)") \
-  X(ll_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL protocol, every channel together") \
-  X(ll128_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL128 protocol")     \
-  X(simple_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's Simple protocol")   \
-  X(ll128_lat, SA_PROP_TIME, "seconds a slice of NCCL's LL128 protocol takes on each of a GPU's own hops (NVLink, PCIe) beyond its route") \
-  X(simple_lat, SA_PROP_TIME, "seconds a slice of NCCL's Simple protocol takes on each of a GPU's own hops (NVLink, PCIe) beyond its route") \
-  X(nvls_bw, SA_PROP_RATE, "bytes of the buffer per second NCCL's NVLS reduces and multicasts through a node's NVSwitch (none: NCCL's model of NVLS)")
+#define SA_COMPUTE_PROPS(X)                                                                                            \
+  X(reduce_bw, SA_PROP_RATE, "bytes of output per second of an elementwise sum")                                       \
+  X(reduce_lat, SA_PROP_TIME, "fixed seconds per reduction call")                                                      \
+  X(copy_bw, SA_PROP_RATE, "bytes per second of a device-local copy")                                                  \
+  X(topk_a, SA_PROP_TIME, "fixed seconds per exact top-k selection")                                                   \
+  X(topk_b, SA_PROP_PER_UNIT, "seconds per input element of an exact top-k selection")                                 \
+  X(mstopk_a, SA_PROP_TIME, "fixed seconds per MSTopK selection")                                                      \
+  X(mstopk_b, SA_PROP_PER_UNIT, "seconds per input byte of an MSTopK selection")                                       \
+  X(scatter_a, SA_PROP_TIME, "fixed seconds per scatter-add")                                                          \
+  X(scatter_b, SA_PROP_PER_UNIT, "seconds per (value, index) pair scatter-added")                                      \
+  X(launch_lat, SA_PROP_TIME, "seconds one of NCCL's collectives takes to start (none: NCCL's base latency)")          \
+  X(ll_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL protocol, every channel together")  \
+  X(ll128_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL128 protocol")                    \
+  X(simple_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's Simple protocol")                  \
+  X(ll128_lat, SA_PROP_TIME,                                                                                           \
+    "seconds a slice of NCCL's LL128 protocol takes on each of a GPU's own hops (NVLink, PCIe) beyond its route")      \
+  X(simple_lat, SA_PROP_TIME,                                                                                          \
+    "seconds a slice of NCCL's Simple protocol takes on each of a GPU's own hops (NVLink, PCIe) beyond its route")     \
+  X(nvls_bw, SA_PROP_RATE,                                                                                             \
+    "bytes of the buffer per second NCCL's NVLS reduces and multicasts through a node's NVSwitch (none: NCCL's model " \
+    "of NVLS)")                                                                                                        \
+  X(nvls_copy_bw, SA_PROP_RATE,                                                                                        \
+    "bytes per second NCCL's NVLS kernels copy between the user's buffers and the switch's, every channel together "   \
+    "(their scatter and gather warps; none: the device's copy rate)")
 
 typedef struct {
 #define SA_COMPUTE_FIELD(name, kind, what) double name;

@@ -235,10 +235,11 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
                c->preset->name, f->lo[i] * 1e6);
       continue;
     }
-    const char *what = i == FIT_P_NIC_BW   ? "each NIC at its line rate"
-                       : i == FIT_P_GPU_BW ? "the GPU link at its datasheet rate"
-                       : i == FIT_P_NVLS   ? "NVLS at what a GPU's NVLinks carry"
-                                           : "a protocol's writes at the GPU's memory bandwidth";
+    const char *what = i == FIT_P_NIC_BW      ? "each NIC at its line rate"
+                       : i == FIT_P_GPU_BW    ? "the GPU link at its datasheet rate"
+                       : i == FIT_P_NVLS      ? "NVLS at what a GPU's NVLinks carry"
+                       : i == FIT_P_NVLS_COPY ? "NVLS's copies at the device's copy rate"
+                                              : "a protocol's writes at the GPU's memory bandwidth";
     const char *why =
         i == FIT_P_NIC_BW
             ? (nccl ? "the log is faster than NCCL's algorithms as modelled over these NICs: a faster NIC than the "
@@ -251,8 +252,9 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
             ? (nccl ? "the log is faster than NCCL's algorithms over these GPU links: faster links than the preset's"
                     : "the log is faster than that algorithm over these GPU links; NCCL may have run another (NVLS "
                       "sums in the switch of Hopper or later NVSwitch nodes): fit --fit-algo nccl")
-            : i == FIT_P_NVLS ? "the log is faster than NVLS over these NVLinks"
-                              : "the log is faster than this protocol can write";
+        : i == FIT_P_NVLS      ? "the log is faster than NVLS over these NVLinks"
+        : i == FIT_P_NVLS_COPY ? "the log is faster than NVLS's copy warps can move its buffers"
+                               : "the log is faster than this protocol can write";
     snprintf(c->bounds + n, sizeof c->bounds - n, "%s (%.4g GB/s): %s\n", what, f->hi[i] / 1e9, why);
   }
 }
@@ -263,6 +265,7 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
  * one Ampere node, two wire bytes per data byte). */
 #define START_LAUNCH 10e-6
 #define START_LL_BW 175e9
+#define NVLS_COPY_START 0.9
 
 /* The first and last release of a run's dating (md_run.nccl_dated, "2.3.5 to 2.12.12"): 1 with
  * them in first and last (16 bytes each), 0 when there is none. */
@@ -331,6 +334,13 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
     f->compute.nvls_bw = n * nccl_nvls_head_bw(arch, port / 1e9, n) * 1e9 * 5.0 / 6.0;
     f->hi[FIT_P_NVLS] = f->topo.gpu_bw * n / (n + 1.0);
     f->free[FIT_P_NVLS] = 1;
+    /* and what its copy warps move (nccl_op_time_nvls): at most the device's copy rate, from a
+     * step below it, where the Jacobian's forward differences (a percent of the log of the
+     * rate, 30% of it) still see the rate move; not from the server's figure, which is this
+     * fit's of a log (topo_preset_nvls_copy), so that a fit is the same whatever it says */
+    f->hi[FIT_P_NVLS_COPY] = f->compute.copy_bw;
+    f->compute.nvls_copy_bw = NVLS_COPY_START * f->compute.copy_bw;
+    f->free[FIT_P_NVLS_COPY] = f->compute.copy_bw > 0;
   }
   /* the rates a GPU writes the protocols at show on one node; across nodes the NICs bound,
    * and a multi-node log alone leaves the GPU free of them */
@@ -458,8 +468,11 @@ static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluste
     f->free[FIT_P_NIC_BW] = 0;
   rc = fit_cfit_run(f, c->runs, c->nruns);
   if (!fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS, 0) &&
-      !fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS_TREE, 0)) /* none ran it: NCCL's model of it stays */
+      !fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS_TREE, 0)) { /* none ran it: NCCL's model of NVLS
+                                                                    * stays, and the server's copies */
     f->compute.nvls_bw = 0;
+    f->compute.nvls_copy_bw = topo_preset_nvls_copy(c->preset, NULL);
+  }
   int given = o->nic_bw > 0 && multi, unseen = f->free[FIT_P_NIC_BW] && fit_cnic_unseen(c->runs, c->nruns);
   if (rc == 0 && (given || unseen)) { /* the NICs held, and why */
     char rate[32];
@@ -609,10 +622,10 @@ void fit_cluster_free(fit_cluster *c)
   memset(c, 0, sizeof *c);
 }
 
-static const char *const pnames[FIT_NPARAM] = {"gpu_bw_Bps",      "gpu_lat_s",      "nic_bw_Bps",      "nic_lat_s",
-                                                "ramp_half_bytes", "ramp_steepness", "ramp_latency_x", "launch_lat",
-                                                "ll_bw",           "ll128_bw",       "simple_bw",  "ll128_lat", "simple_lat",
-                                                "nvls_bw"};
+static const char *const pnames[FIT_NPARAM] = {"gpu_bw_Bps",      "gpu_lat_s",      "nic_bw_Bps",     "nic_lat_s",
+                                               "ramp_half_bytes", "ramp_steepness", "ramp_latency_x", "launch_lat",
+                                               "ll_bw",           "ll128_bw",       "simple_bw",      "ll128_lat",
+                                               "simple_lat",      "nvls_bw",        "nvls_copy_bw"};
 
 /* Each line of text, behind a prefix. */
 static void lines(FILE *f, const char *prefix, const char *text)

@@ -16,10 +16,21 @@
 
 double *fit_cfit_param(fit_cfit *f, int i)
 {
-  double *p[FIT_NPARAM] = {&f->topo.gpu_bw,       &f->topo.gpu_lat,   &f->topo.nic_bw,      &f->topo.nic_lat,
-                           &f->half,              &f->steep,          &f->latx,             &f->compute.launch_lat,
-                           &f->compute.ll_bw,     &f->compute.ll128_bw, &f->compute.simple_bw, &f->compute.ll128_lat, &f->compute.simple_lat,
-                           &f->compute.nvls_bw};
+  double *p[FIT_NPARAM] = {&f->topo.gpu_bw,
+                           &f->topo.gpu_lat,
+                           &f->topo.nic_bw,
+                           &f->topo.nic_lat,
+                           &f->half,
+                           &f->steep,
+                           &f->latx,
+                           &f->compute.launch_lat,
+                           &f->compute.ll_bw,
+                           &f->compute.ll128_bw,
+                           &f->compute.simple_bw,
+                           &f->compute.ll128_lat,
+                           &f->compute.simple_lat,
+                           &f->compute.nvls_bw,
+                           &f->compute.nvls_copy_bw};
   return p[i];
 }
 

@@ -326,7 +326,7 @@ static int proto_unused(int i, const fit_crun *runs, int nruns)
 {
   if (i == FIT_P_NIC_BW)
     return fit_cnic_unseen(runs, nruns);
-  if (i == FIT_P_NVLS)
+  if (i == FIT_P_NVLS || i == FIT_P_NVLS_COPY)
     return !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS, 1) && !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS_TREE, 1);
   int proto = fit_cparam_proto(i);
   for (int r = 0; proto >= 0 && r < nruns; r++)

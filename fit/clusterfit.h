@@ -64,8 +64,22 @@ typedef struct {
  * simple_bw: how long a collective takes to start, the rate a GPU writes each protocol's
  * lines at; common/compute.h) and what NVLS moves through the switch (nvls_bw). */
 enum {
-  FIT_P_GPU_BW, FIT_P_GPU_LAT, FIT_P_NIC_BW, FIT_P_NIC_LAT, FIT_P_HALF, FIT_P_STEEP, FIT_P_LATX,
-  FIT_P_LAUNCH, FIT_P_LL, FIT_P_LL128, FIT_P_SIMPLE, FIT_P_LL128_LAT, FIT_P_SIMPLE_LAT, FIT_P_NVLS, FIT_NPARAM
+  FIT_P_GPU_BW,
+  FIT_P_GPU_LAT,
+  FIT_P_NIC_BW,
+  FIT_P_NIC_LAT,
+  FIT_P_HALF,
+  FIT_P_STEEP,
+  FIT_P_LATX,
+  FIT_P_LAUNCH,
+  FIT_P_LL,
+  FIT_P_LL128,
+  FIT_P_SIMPLE,
+  FIT_P_LL128_LAT,
+  FIT_P_SIMPLE_LAT,
+  FIT_P_NVLS,
+  FIT_P_NVLS_COPY,
+  FIT_NPARAM
 };
 
 typedef struct {

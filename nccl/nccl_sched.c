@@ -89,6 +89,7 @@ double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nre
                          size_t bytes)
 {
   int gpu = nrecv - switch_recv, copies = !!(flags & NCCL_OP_COPY_IN) + !!(flags & NCCL_OP_COPY_OUT);
-  double copy = copies && c->copy_bw > 0 ? copies * (double)bytes / c->copy_bw : 0;
+  double rate = c->nvls_copy_bw > 0 ? c->nvls_copy_bw : c->copy_bw; /* its copy warps', else the device's */
+  double copy = copies && rate > 0 ? copies * (double)bytes / rate : 0;
   return copy + nccl_op_time(c, proto, gpu > 0 ? flags : flags & ~(unsigned)NCCL_OP_REDUCE, gpu, nsend, bytes);
 }

@@ -73,8 +73,9 @@ double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, i
 /* The same for a stream whose first switch_recv receive peers the NVSwitch sums (NVLS,
  * nccl_nvls.h): the GPU sums only the others, with what the switch returns as its input;
  * nothing when there are none. NCCL_OP_COPY_IN and NCCL_OP_COPY_OUT each add a copy of the
- * slice at copy_bw, the rate a device-local copy was measured at (NCCL's copy warps run on
- * the channels' own multiprocessors and move no faster). */
+ * slice at nvls_copy_bw, what the copy warps move (fitted where a log runs NVLS), else at
+ * copy_bw, the rate a device-local copy was measured at: a bound, since NCCL's copy warps
+ * run on the channels' own multiprocessors and move no faster. */
 double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nrecv, int switch_recv, int nsend,
                          size_t bytes);
 

@@ -117,6 +117,32 @@ static const struct {
      "experiments/gpu/h200-nccl1.json", "experiments/gpu/h200-steps.json"},
 };
 
+/* NVLS's copies, from simcalib's fit of a log where NCCL ran NVLS tree (platform
+ * --from-nccl-tests LOG --nodes 2, its default): L07, 2 x 8 H100 SXM, NCCL 2.26.2 (a cluster
+ * of its own: tests/data/measured/README.md). The fit of L09, another cluster of 2 x 8 H100,
+ * gives 579 GB/s, 2.3% below. 39% of the device's copy rate: NCCL 2.26.2's NVLS tree gives
+ * its copies 11 to 15 of a channel's 20 warps (src/device/all_reduce.h), each with its loads
+ * in flight, not the whole GPU a copy kernel has (tests/check_nccl_fit.c refits it). */
+static const struct {
+  const char *preset, *log;
+  double bw;
+} nvls_copies[] = {
+    {"hgx-h100", "tests/data/measured/L07_hgx_h100_2node16_nccl2262_xpmem.log", 592.344e9},
+};
+
+double topo_preset_nvls_copy(const topo_preset *p, const char **log)
+{
+  for (size_t i = 0; i < sizeof nvls_copies / sizeof nvls_copies[0]; i++)
+    if (strcmp(nvls_copies[i].preset, p->name) == 0) {
+      if (log)
+        *log = nvls_copies[i].log;
+      return nvls_copies[i].bw;
+    }
+  if (log)
+    *log = NULL;
+  return 0;
+}
+
 const char *topo_preset_floor_file(const topo_preset *p, int steps)
 {
   for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)

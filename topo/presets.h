@@ -51,6 +51,11 @@ void topo_preset_compute(const topo_preset *p, sa_compute *c);
  * on the GPU itself, experiments/gpu/), or NULL when they are derived as above. */
 const char *topo_preset_measured(const topo_preset *p);
 
+/* What NCCL's NVLS kernels copy per second on the preset's GPU, every channel together (the
+ * platform's nvls_copy_bw: their scatter and gather warps), where a public log has shown it,
+ * and that log in *log; 0 (and NULL) where none has: the device's copy rate then bounds them. */
+double topo_preset_nvls_copy(const topo_preset *p, const char **log);
+
 /* The least that NCCL's steps and start can take on the preset's GPU, measured on it
  * (experiments/gpu/README.md), in seconds; 0 where not measured. A fit keeps NCCL's figures
  * at these or above: below, the times it matches are matched for another reason. */

@@ -10,6 +10,10 @@
 #include "common/sa_error.h"
 
 #define SHAPE_VERSION "v1"
+/* The device's properties from this one on came after version 1's files were written: a
+ * shape has them only where they are set, so that those files keep their bytes (and their
+ * loading from the shape: shape_file.c). */
+#define SHAPE_FIRST_OPTIONAL SA_COMPUTE_INDEX_nvls_copy_bw
 
 typedef enum { F_INT, F_DBL } field_kind;
 typedef struct {
@@ -53,7 +57,8 @@ int topo_shape_format(const topo_cluster *t, const topo_platform_spec *s, char *
   if (n < len)
     n += (size_t)snprintf(buf + n, len - n, " speed=%a compute=%d", s->host_speed, s->has_compute ? 1 : 0);
   for (int k = 0; s->has_compute && k < SA_COMPUTE_N && n < len; k++)
-    n += (size_t)snprintf(buf + n, len - n, " %s=%a", sa_compute_name(k), sa_compute_get(&s->compute, k));
+    if (k < SHAPE_FIRST_OPTIONAL || sa_compute_get(&s->compute, k) != 0)
+      n += (size_t)snprintf(buf + n, len - n, " %s=%a", sa_compute_name(k), sa_compute_get(&s->compute, k));
   if (n < len)
     n += (size_t)snprintf(buf + n, len - n, " lat_factor=%s bw_factor=%s", lat, bw);
   if (s->recv_overhead && n < len)
@@ -190,9 +195,16 @@ int topo_shape_parse(const char *line, topo_shape *out)
       s->has_compute > 1)
     return SA_EPARSE;
   at = end;
-  for (int k = 0; s->has_compute && k < SA_COMPUTE_N; k++, at = end)
-    if (!(v = word(at, sa_compute_name(k), &end)) || number(v, end, F_DBL, sa_compute_field(&s->compute, k)))
+  for (int k = 0; s->has_compute && k < SA_COMPUTE_N; k++) {
+    if (!(v = word(at, sa_compute_name(k), &end))) {
+      if (k < SHAPE_FIRST_OPTIONAL)
+        return SA_EPARSE;
+      continue; /* written only where set */
+    }
+    if (number(v, end, F_DBL, sa_compute_field(&s->compute, k)))
       return SA_EPARSE;
+    at = end;
+  }
   if (!(v = word(at, "lat_factor", &end)) || text(v, end, out->lat_factor, TOPO_SHAPE_TEXT))
     return SA_EPARSE;
   at = end;
