@@ -122,7 +122,7 @@ static const struct {
  * of its own: tests/data/measured/README.md). The fit of L09, another cluster of 2 x 8 H100,
  * gives 579 GB/s, 2.3% below. 39% of the device's copy rate: NCCL 2.26.2's NVLS tree gives
  * its copies 11 to 15 of a channel's 20 warps (src/device/all_reduce.h), each with its loads
- * in flight, not the whole GPU a copy kernel has (tests/check_nccl_fit.c refits it). */
+ * in flight, not the whole GPU a copy kernel has (tests/check_cluster_fit.c refits it). */
 static const struct {
   const char *preset, *log;
   double bw;
