@@ -68,17 +68,13 @@ START_TEST(bad_input_matrix)
   const char *notjson = file("calib.json", "{\"schema\": \"something else\", \"points\": 3}\n");
   const char *ncclgarbage = file("nccl.log", "#  size count type\nthis is not a row\n");
   /* compute properties out of their ranges (common/compute.h) */
-  const char *badprop[] = {file("p0.xml", PROP_PLATFORM("reduce_bw", "0")),
-                           file("p1.xml", PROP_PLATFORM("reduce_bw", "abc")),
-                           file("p2.xml", PROP_PLATFORM("reduce_bw", "-5")),
-                           file("p3.xml", PROP_PLATFORM("reduce_bw", "nan")),
-                           file("p4.xml", PROP_PLATFORM("reduce_bw", "1e-300")),
-                           file("p5.xml", PROP_PLATFORM("copy_bw", "inf")),
-                           file("p6.xml", PROP_PLATFORM("topk_b", "2")),
-                           file("p7.xml", PROP_PLATFORM("scatter_a", "1e9 s")),
-                           file("p8.xml", PROP_PLATFORM("reduce_lat", "-1")),
-                           file("p9.xml", PROP_PLATFORM("mstopk_b", "1e400")),
-                           file("p10.xml", PROP_PLATFORM("copy_bw", "-inf"))};
+  const char *badprop[] = {
+      file("p0.xml", PROP_PLATFORM("reduce_bw", "0")),      file("p1.xml", PROP_PLATFORM("reduce_bw", "abc")),
+      file("p2.xml", PROP_PLATFORM("reduce_bw", "-5")),     file("p3.xml", PROP_PLATFORM("reduce_bw", "nan")),
+      file("p4.xml", PROP_PLATFORM("reduce_bw", "1e-300")), file("p5.xml", PROP_PLATFORM("copy_bw", "inf")),
+      file("p6.xml", PROP_PLATFORM("topk_b", "2")),         file("p7.xml", PROP_PLATFORM("scatter_a", "1e9 s")),
+      file("p8.xml", PROP_PLATFORM("reduce_lat", "-1")),    file("p9.xml", PROP_PLATFORM("mstopk_b", "1e400")),
+      file("p10.xml", PROP_PLATFORM("copy_bw", "-inf")),    file("p11.xml", PROP_PLATFORM("nvls_copy_bw", "-5"))};
   /* one node of 200 GPUs: more than the models read a node's routes for */
   const char *bignode = file("bignode.xml", HEAD "<zone id=\"w\" routing=\"Full\"><cluster id=\"c\" prefix=\"g\" "
                                                  "suffix=\"\" radical=\"0-199\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\">"
@@ -251,7 +247,7 @@ START_TEST(bad_input_matrix)
     ck_assert_msg(r.status == 2 && cli_lines(r.err) == 1, "simcalib %s: exit %d: %s", c[i], r.status, r.err);
     cli_result_free(&r);
   }
-  ck_assert_int_eq(n + m, 109); /* the cases above, counted: none dropped by accident */
+  ck_assert_int_eq(n + m, 110); /* the cases above, counted: none dropped by accident */
 }
 END_TEST
 
