@@ -95,11 +95,15 @@ points_per_s() {
 rate=$(points_per_s model "$REPS" --platform tencent16.xml --algo all --sizes 8:1G:1.02)
 echo "model_points_per_s $rate"
 # NCCL's models (docs/nccl.md) on the 32 ranks of hgx-h100-rails, beside the closed forms'
-# rate above: they replay the runner's pipeline (a minute and more a run), so
-# BENCH_REPS_NCCL runs, 1 by default
+# rate above: they replay the runner's pipeline (a minute and more a run in one process), so
+# BENCH_REPS_NCCL runs, 1 by default; by default one process per processor
+# (sim/model_batch.c), then in one (--jobs 1)
 rate=$(points_per_s nccl_model "${BENCH_REPS_NCCL:-1}" --platform hgx-h100-rails.xml --algo nccl-ring,nccl-tree \
   --sizes 8:1G:1.05)
 echo "nccl_model_points_per_s $rate"
+one=$(points_per_s nccl_model_one "${BENCH_REPS_NCCL:-1}" --platform hgx-h100-rails.xml --algo nccl-ring,nccl-tree \
+  --sizes 8:1G:1.05 --jobs 1)
+echo "nccl_model_default_over_one_process $(echo "$rate $one" | awk '{ printf "%.2f\n", $1 / $2 }') ($(nproc) processors)"
 
 # NCCL's ring modelled on a long ring: mn1's 1024 ranks, 8 sizes from 1 KiB to 1 GiB, timed as
 # nccl-tests (two cut replays a size from 256 ranks on: models/cost_nccl_ring.c); one run
@@ -173,7 +177,7 @@ echo "sweep21_peak_rss_ratio $(median <"$TMP/sweep.r")"
 
 # A fit of one log, as a user runs it (docs/nccl-tests.md): L12 (2 x 8 H100, NCCL_ALGO=Ring)
 # and L02 (1 x 8 A100, NCCL's own choice); one run each; L12's again in one process
-# (--jobs 1), against the default's child processes (fit/forked.c)
+# (--jobs 1), against the default's child processes (util/forked.c)
 fit12=$(timed fit12 "${CALIB:-bin/simcalib}" platform --from-nccl-tests \
   tests/data/measured/L12_gjaion_h100_2node16_ring.log --nodes 2 --nccl-algo Ring -o "$TMP/l12.xml")
 fit12one=$(timed fit12one "${CALIB:-bin/simcalib}" platform --from-nccl-tests \

@@ -11,12 +11,12 @@
 
 #include "clustereval.h"
 #include "common/sa_error.h"
-#include "forked.h"
 #include "models/cost.h"
 #include "nccl/nccl_env.h"
 #include "nccl/nccl_proto.h"
 #include "topo/fit_cover.h"
 #include "topo/fit_ran.h"
+#include "util/forked.h"
 #include "util/sizes.h"
 
 int fit_cluster_option(fit_cluster_opts *o, const char *name, const char *value)
@@ -391,7 +391,7 @@ static int nccl_left(const fit_cluster_opts *o, const char *algo_env, const char
 static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluster *c, char *err, size_t errlen)
 {
   memset(c, 0, sizeof *c);
-  fit_forked_limit(o->jobs);
+  util_forked_limit(o->jobs);
   c->runs = calloc(d->nruns + 1, sizeof *c->runs);
   if (!c->runs)
     return SA_ENOMEM;

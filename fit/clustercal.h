@@ -35,7 +35,7 @@ typedef struct {
   double min_bytes;   /* smaller points are reported, not fitted */
   int inplace;        /* nccl-tests' in-place times instead of out-of-place */
   const char *preset; /* the node and NICs to start from; NULL: the one the logs' GPU names */
-  int jobs;           /* processes the fit runs at once (forked.h); 0: one per processor */
+  int jobs;           /* processes the fit runs at once (util/forked.h); 0: one per processor */
   /* what NCCL ran, where the logs do not say: the algorithms NCCL_ALGO and the protocols
    * NCCL_PROTO left it (sets of nccl/nccl_env.h; 0: as the logs say, else NCCL's choice),
    * and its version (NULL: the logs', else the default) */

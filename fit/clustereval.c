@@ -8,11 +8,11 @@
 #include <time.h>
 
 #include "common/sa_error.h"
-#include "forked.h"
 #include "models/cost.h"
 #include "models/cost_nccl.h"
 #include "smpi_fit.h"
 #include "topo/routes.h"
+#include "util/forked.h"
 
 double *fit_cfit_param(fit_cfit *f, int i)
 {
@@ -263,7 +263,7 @@ static void took_now(fit_cpoint *p, int quick, double secs)
  * another). Returns the pieces. */
 static int share_out(job *jobs, int n, const fit_crun *runs, int quick)
 {
-  int w = fit_forked_workers() < n ? fit_forked_workers() : n;
+  int w = util_forked_workers() < n ? util_forked_workers() : n;
   double total = 0;
   int timed = 1;
   for (int j = 0; j < n; j++) {
@@ -290,7 +290,7 @@ static int run_jobs(const fit_cfit *f, fit_crun *runs, const double (*pv)[FIT_NP
   int w = share_out(jobs, n, runs, f->quick);
   work wk = {f, runs, pv, jobs, n};
   point_out *bufs = calloc((size_t)w * (size_t)n, sizeof *bufs);
-  int rc = bufs ? fit_forked_run(w, eval_piece, &wk, bufs, sizeof *bufs * (size_t)n) : SA_ENOMEM;
+  int rc = bufs ? util_forked_run(w, eval_piece, &wk, bufs, sizeof *bufs * (size_t)n) : SA_ENOMEM;
   for (int j = 0; rc == 0 && j < n; j++) {
     out[j] = bufs[(size_t)jobs[j].owner * (size_t)n + (size_t)j];
     took_now(&runs[jobs[j].run].pt[jobs[j].pt], f->quick, out[j].secs);

@@ -1,6 +1,6 @@
 /* clustereval.h: the cluster fit's evaluations of the model at every point, for one set of
  * parameters or several at once (the Jacobian's columns), shared out to child processes.
- * The points go to the processes (forked.h) in pieces of about equal time; each point's last
+ * The points go to the processes (util/forked.h) in pieces of about equal time; each point's last
  * evaluation is kept, so that a set of parameters that differs from it only in figures the
  * point does not read (another protocol's, where NCCL runs the point with one) takes its
  * time from there instead of replaying it. */

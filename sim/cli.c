@@ -18,7 +18,7 @@ enum {
   O_PLATFORM = 256, O_ALGO, O_SIZE, O_SIZES, O_DTYPE, O_NODES, O_RPN, O_VERIFY, O_PHASES, O_JSON, O_CSV,
   O_SEGMENT, O_CHANNELS, O_DENSITY, O_OVERLAP, O_CFG, O_LIST_ALGOS, O_LIST_PLATFORMS, O_HELP, O_MODE,
   O_ALLOW_SPARSE, O_JSONL, O_RESUME, O_VERSION, O_LINKS, O_TRACE, O_TRACE_RANKS, O_TIMING, O_PROTO, O_NCCL_ALGO,
-  O_NCCL_VERSION, O_EXPORT_TUNER, O_WHAT_IF, O_LIST_LINKS, O_WORKLOAD, O_BUCKETS
+  O_NCCL_VERSION, O_EXPORT_TUNER, O_WHAT_IF, O_LIST_LINKS, O_WORKLOAD, O_BUCKETS, O_JOBS
 };
 
 static const struct option longopts[] = {
@@ -41,6 +41,7 @@ static const struct option longopts[] = {
     {"export-tuner", required_argument, NULL, O_EXPORT_TUNER},
     {"what-if", required_argument, NULL, O_WHAT_IF},   {"list-links", no_argument, NULL, O_LIST_LINKS},
     {"workload", required_argument, NULL, O_WORKLOAD}, {"buckets", required_argument, NULL, O_BUCKETS},
+    {"jobs", required_argument, NULL, O_JOBS},
     {NULL, 0, NULL, 0},
 };
 
@@ -51,7 +52,7 @@ void sim_cli_usage(FILE *f)
         "                    [--json FILE] [--csv FILE] [--jsonl FILE] [--resume FILE]\n"
         "                    [--segment BYTES] [--channels C]\n"
         "                    [--density RHO] [--overlap F] [--cfg KEY:VALUE]...\n"
-        "                    [--mode sim|model|both] [--allow-sparse] [--timing barrier|nccl-tests]\n"
+        "                    [--mode sim|model|both [--jobs N]] [--allow-sparse] [--timing barrier|nccl-tests]\n"
         "                    [--links [N]] [--trace FILE.json [--trace-ranks LIST]]\n"
         "                    [--proto P[,P...]] [--nccl-algo A[,A...]] [--nccl-version V] [--export-tuner FILE]\n"
         "                    [--what-if SPEC]... [--workload NAME|FILE.json [--buckets ddp|horovod|SIZE]]\n"
@@ -100,6 +101,9 @@ void sim_cli_usage(FILE *f)
         "  --cfg KEY:VALUE      extra SimGrid setting, e.g. --cfg smpi/allreduce:lr\n"
         "  --mode M             sim: simulate; model: cost models only, no simulation; both (default):\n"
         "                       simulate and add each model's prediction and its difference\n"
+        "  --jobs N             with --mode model: the processes NCCL's models (which replay its\n"
+        "                       pipeline) run in side by side (default: one per processor); the same\n"
+        "                       predictions, bit for bit\n"
         "  --allow-sparse       with --algo best: top-k algorithms (whose result is a sparsified\n"
         "                       sum) may be chosen too\n"
         "  --links [N]          after each point, its N busiest links (default 10): MiB carried, busy\n"
@@ -389,6 +393,7 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     case O_CSV: o->csv_path = optarg; break;
     case O_JSONL: o->jsonl_path = optarg; break;
     case O_RESUME: o->resume_path = optarg; break;
+    case O_JOBS: rc = parse_int("--jobs", optarg, 1, 1024, &o->jobs, err, errlen); break;
     case O_VERSION: o->action = SIM_VERSION; break;
     case O_SEGMENT: rc = util_parse_size(optarg, &o->segment, err, errlen); break;
     case O_CHANNELS: rc = parse_int("--channels", optarg, 1, 64, &o->channels, err, errlen); break;
@@ -466,6 +471,9 @@ int sim_cli_parse(int argc, char **argv, sim_opts *o, char *err, size_t errlen)
     rc = fail(err, errlen, "--export-tuner writes the choices among NCCL's algorithms: it goes with --algo nccl alone%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->allow_sparse && !o->best)
     rc = fail(err, errlen, "--allow-sparse only goes with --algo best%s", "");
+  if (rc == 0 && o->action == SIM_RUN && o->jobs && o->mode != SIM_MODE_MODEL)
+    rc = fail(err, errlen, "--jobs runs the models side by side: it goes with --mode model (a simulation is one SMPI run)%s",
+              "");
   if (rc == 0 && o->action == SIM_RUN && o->resume_path && o->mode == SIM_MODE_MODEL)
     rc = fail(err, errlen, "--resume skips simulated points: --mode model simulates none%s", "");
   if (rc == 0 && o->action == SIM_RUN && o->verify && o->mode == SIM_MODE_MODEL)

@@ -48,6 +48,7 @@ typedef struct {
   int best;         /* --algo best: algos holds the candidates, one is chosen per size */
   int allow_sparse; /* --allow-sparse: top-k algorithms are candidates too */
   int links;        /* --links [N]: the N busiest links of each point (docs/observability.md), 0: off */
+  int jobs;         /* --jobs N: processes for --mode model (sim/model_batch.h), 0: one per processor */
   const char *trace_path;  /* --trace FILE: a Chrome trace-event timeline of the run */
   const char *trace_ranks; /* --trace-ranks LIST: the ranks it shows (util/rank_list.h); NULL: all */
   cost_timing timing; /* --timing: from a barrier (default) or as nccl-tests times */

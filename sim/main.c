@@ -13,26 +13,28 @@
 #include "cli.h"
 #include "common/sa_error.h"
 #include "emit.h"
+#include "faults.h"
 #include "follow.h"
-#include "platform/hostfile.h"
-#include "platform/launch.h"
-#include "util/paths.h"
-#include "platform/platform.h"
-#include "util/tmpdir.h"
+#include "model_batch.h"
 #include "modeling.h"
 #include "nccl_plan.h"
-#include "outside_fit.h"
 #include "outputs.h"
-#include "tuner_export.h"
+#include "outside_fit.h"
+#include "platform/hostfile.h"
+#include "platform/launch.h"
+#include "platform/platform.h"
 #include "provenance.h"
 #include "report.h"
 #include "results.h"
 #include "resume.h"
 #include "runner_cmd.h"
-#include "util/rank_list.h"
 #include "trace.h"
 #include "training.h"
-#include "faults.h"
+#include "tuner_export.h"
+#include "util/forked.h"
+#include "util/paths.h"
+#include "util/rank_list.h"
+#include "util/tmpdir.h"
 
 #define ERRLEN 1024
 
@@ -317,6 +319,28 @@ static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, 
   return 0;
 }
 
+/* --mode model: every point predicted, a batch at a time (sim/model_batch.h), and emitted in
+ * the plan's order as its batch comes. Returns 0, or 1 with the reason on stderr. */
+static int predict_all(const sim_model *m, const sim_opts *o, int rpn, sim_plan *plan, sim_emit *e)
+{
+  int len = sim_model_batch_len(), rc = 0;
+  sim_point *pts = malloc(sizeof *pts * (size_t)len);
+  rc = pts ? 0 : SA_ENOMEM;
+  for (int lo = 0; rc == 0 && lo < plan->n && !sim_emit_failed(e); lo += len) {
+    int hi = lo + len < plan->n ? lo + len : plan->n;
+    rc = sim_model_batch(m, o, rpn, plan, lo, hi, pts);
+    for (int i = lo; rc == 0 && i < hi && !sim_emit_failed(e); i++) {
+      sim_plan_fill(plan, i, &pts[i - lo]);
+      sim_emit_point(e, i);
+    }
+  }
+  free(pts);
+  if (rc == 0 && !sim_emit_failed(e))
+    return 0;
+  fprintf(stderr, "simallreduce: %s\n", rc ? sa_strerror(rc) : sim_emit_failed(e));
+  return 1;
+}
+
 /* Points that did not verify: one line each. Returns 1 when there is one. */
 static int unverified(const sim_results *r)
 {
@@ -482,16 +506,7 @@ static int run(const sim_opts *o, const char *bindir, plat_file *pf, plat_file *
     if (o->mode == SIM_MODE_MODEL) {
       sim_model_head(&m, rpn, &head);
       sim_emit_head(&e, &head);
-      for (int i = 0; i < plan.n && !sim_emit_failed(&e); i++) {
-        sim_point p;
-        sim_model_only_point(&m, o, rpn, &plan.slot[i], &p);
-        sim_plan_fill(&plan, i, &p);
-        sim_emit_point(&e, i);
-      }
-      if (sim_emit_failed(&e)) {
-        fprintf(stderr, "simallreduce: %s\n", sim_emit_failed(&e));
-        status = 1;
-      }
+      status = predict_all(&m, o, rpn, &plan, &e);
     } else {
       sim_trace trace;
       int traced = o->trace_path != NULL;
@@ -607,6 +622,7 @@ int main(int argc, char **argv)
     sim_cli_free(&o);
     return bad_input(err);
   }
+  util_forked_limit(o.jobs);
   if (util_bin_dir(bindir, sizeof bindir) != 0)
     return bad_input("cannot find where simallreduce is installed");
   util_platforms_dir(bindir, pdir, sizeof pdir);

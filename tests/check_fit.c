@@ -5,11 +5,11 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "check_util.h"
 #include "common/sa_error.h"
 #include "fit/fdjac.h"
-#include "fit/forked.h"
 #include "fit/fit.h"
-#include "check_util.h"
+#include "util/forked.h"
 
 #define NPTS 29 /* 1 B .. 256 MiB in powers of two, as simcalib measure sweeps */
 
@@ -175,7 +175,7 @@ static int curve_at(void *arg, int k, void *buf)
 static int curves(const gsl_vector *const *xs, int p, void *params, double *out)
 {
   (void)params;
-  return fit_forked_run(p, curve_at, (void *)xs, out, 4 * sizeof *out);
+  return util_forked_run(p, curve_at, (void *)xs, out, 4 * sizeof *out);
 }
 
 /* The same Jacobian with its moved points evaluated in this process alone (--jobs 1) and in
@@ -188,9 +188,9 @@ START_TEST(jacobian_columns_side_by_side)
   gsl_vector_set(x, 0, 1.5);
   gsl_vector_set(x, 1, 0.0); /* a zero coordinate: the step is h itself */
   curve(x, NULL, f0);
-  fit_forked_limit(1);
+  util_forked_limit(1);
   ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, one), GSL_SUCCESS);
-  fit_forked_limit(3);
+  util_forked_limit(3);
   ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, many), GSL_SUCCESS);
   const double want[4][2] = {{3.0, 0}, {0, 1.5}, {0, 1}, {0, 0}};
   for (size_t i = 0; i < 4; i++)
@@ -201,11 +201,11 @@ START_TEST(jacobian_columns_side_by_side)
     }
   gsl_vector_set(x, 1, 10); /* the second column's step goes past 10 */
   curve(x, NULL, f0);
-  fit_forked_limit(1);
+  util_forked_limit(1);
   ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, one), GSL_EDOM);
-  fit_forked_limit(2);
+  util_forked_limit(2);
   ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, many), GSL_EDOM);
-  fit_forked_limit(0);
+  util_forked_limit(0);
   gsl_vector_free(x);
   gsl_vector_free(f0);
   gsl_matrix_free(one);

@@ -72,7 +72,7 @@ for sig in KILL TERM INT HUP; do
   }
 done
 
-# a fit killed outright while its children compute the Jacobian's columns (fit/forked.c):
+# a fit killed outright while its children compute the Jacobian's columns (util/forked.c):
 # they go with it
 checks=$((checks + 1))
 cal=${SIMCALIB_BIN:-$top/bin/simcalib}
@@ -89,6 +89,23 @@ procs=$(left)
   failures=$((failures + 1))
   echo "FAIL: a fit killed by SIGKILL left running: $(for p in $procs; do tr '\0' ' ' <"$p"; echo; done)"
 }
+
+# a model sweep killed outright while its children replay NCCL's pipelines (sim/model_batch.c):
+# they go with it
+checks=$((checks + 1))
+TMPDIR=$work/tmp "$bin" --platform hgx-h100-rails --algo nccl-ring,nccl-tree --sizes 1M:1G:1.2 --mode model --jobs 4 \
+  --jsonl "$work/keep/m.jsonl" >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -s KILL "$pid"
+wait "$pid" 2>/dev/null
+sleep 0.5
+procs=$(left)
+[ -z "$procs" ] || {
+  failures=$((failures + 1))
+  echo "FAIL: a model sweep killed by SIGKILL left running: $(for p in $procs; do tr '\0' ' ' <"$p"; echo; done)"
+}
+rm -f "$work/keep/m.jsonl"
 
 # a --what-if run killed outright while it simulates (its healthy run first, then the faulty
 # one on a platform drawn again without a NIC, in its temporary directory): nothing left

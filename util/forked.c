@@ -1,4 +1,4 @@
-/* forked.c: fit_forked's children. A piece whose child could not be started, or whose bytes
+/* forked.c: util_forked_run's children. A piece whose child could not be started, or whose bytes
  * do not all arrive, is done by the caller instead, with the same arithmetic: results never
  * depend on how the pieces were shared out. */
 #include "forked.h"
@@ -46,7 +46,7 @@ typedef struct {
 
 /* Piece k in a child, which sends fn's status, then, when 0, the len bytes of buf, and
  * leaves with _exit (the parent's cleanup list and stdio buffers are the parent's). */
-static child start(fit_forked_fn fn, void *arg, int k, void *buf, size_t len)
+static child start(util_forked_fn fn, void *arg, int k, void *buf, size_t len)
 {
   child c = {-1, -1};
   int p[2];
@@ -58,6 +58,12 @@ static child start(fit_forked_fn fn, void *arg, int k, void *buf, size_t len)
     /* a parent killed outright (SIGKILL) takes its children with it, not seconds later */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
       _exit(0);
+    /* the parent's cleanup (util/cleanup.c: its temporary files, its outputs half written)
+     * is the parent's to run: a child stopped by a signal (a Ctrl-C reaches the whole group)
+     * just stops */
+    int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+      signal(stops[i], SIG_DFL);
     in_child = 1;
     close(p[0]);
     int st = fn(arg, k, buf);
@@ -88,9 +94,9 @@ static int finish(child *c, void *buf, size_t len)
   return lost ? 1 : st;
 }
 
-int fit_forked_run(int n, fit_forked_fn fn, void *arg, void *bufs, size_t len)
+int util_forked_run(int n, util_forked_fn fn, void *arg, void *bufs, size_t len)
 {
-  int w = fit_forked_workers(), rc = 0;
+  int w = util_forked_workers(), rc = 0;
   child *kids = calloc((size_t)(n > 0 ? n : 1), sizeof *kids);
   if (!kids)
     return SA_ENOMEM;
@@ -111,12 +117,11 @@ int fit_forked_run(int n, fit_forked_fn fn, void *arg, void *bufs, size_t len)
   return rc;
 }
 
-int fit_forked_workers(void)
+int util_forked_workers(void)
 {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  long n = limit > 0 ? limit : sysconf(_SC_NPROCESSORS_ONLN); /* --jobs N: N, as make -j N */
   n = n < 64 ? n : 64;
-  n = limit > 0 && limit < n ? limit : n;
   return in_child || n <= 1 ? 1 : (int)n;
 }
 
-void fit_forked_limit(int n) { limit = n > 0 ? n : 0; }
+void util_forked_limit(int n) { limit = n > 0 ? n : 0; }
