@@ -33,11 +33,11 @@ for sig in KILL TERM INT HUP; do
   i=$((i + 1))
   checks=$((checks + 1))
   after=$(awk -v s="$seed" -v i="$i" 'BEGIN { srand(s + i); printf "%.2f", 0.2 + 2.8 * rand() }')
-  # a shell's background job ignores SIGINT (the driver keeps a signal it finds ignored):
-  # start it with SIGINT's default action, as at a terminal
+  # a shell's background job ignores SIGINT, and a test run under nohup SIGHUP (the driver
+  # keeps a signal it finds ignored): start it with their default actions, as at a terminal
   echo before >"$work/keep/r.json"
   echo before >"$work/keep/t.json"
-  TMPDIR=$work/tmp env --default-signal=INT "$bin" --platform mn1 --algo ring --size 256M --mode sim \
+  TMPDIR=$work/tmp env --default-signal=INT,HUP "$bin" --platform mn1 --algo ring --size 256M --mode sim \
     --json "$work/keep/r.json" --trace "$work/keep/t.json" >/dev/null 2>&1 &
   pid=$!
   sleep "$after"
