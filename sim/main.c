@@ -323,9 +323,9 @@ static int simulate(const sim_opts *o, const char *bindir, const plat_file *pf, 
  * the plan's order as its batch comes. Returns 0, or 1 with the reason on stderr. */
 static int predict_all(const sim_model *m, const sim_opts *o, int rpn, sim_plan *plan, sim_emit *e)
 {
-  int len = sim_model_batch_len(), rc = 0;
+  int len = sim_model_batch_len();
   sim_point *pts = malloc(sizeof *pts * (size_t)len);
-  rc = pts ? 0 : SA_ENOMEM;
+  int rc = pts ? 0 : SA_ENOMEM;
   for (int lo = 0; rc == 0 && lo < plan->n && !sim_emit_failed(e); lo += len) {
     int hi = lo + len < plan->n ? lo + len : plan->n;
     rc = sim_model_batch(m, o, rpn, plan, lo, hi, pts);

@@ -50,18 +50,16 @@ int sim_model_batch(const sim_model *m, const sim_opts *o, int rpn, const sim_pl
       slot[nr++] = i;
     else
       sim_model_only_point(m, o, rpn, &pl->slot[i], &out[i - lo]);
-  int w = util_forked_workers(), rc = 0;
-  w = w < nr ? w : nr;
-  if (w <= 1) {
-    for (int j = 0; j < nr; j++)
-      sim_model_only_point(m, o, rpn, &pl->slot[slot[j]], &out[slot[j] - lo]);
+  if (nr == 0) {
     free(slot);
     return 0;
   }
+  int w = util_forked_workers(); /* one piece alone runs here, without a child (util/forked.h) */
+  w = w < nr ? w : nr;
   batch b = {m, o, rpn, pl, slot, nr, w};
   size_t len = sizeof(sim_point) * (size_t)nr;
   sim_point *bufs = calloc((size_t)w, len);
-  rc = bufs ? util_forked_run(w, piece, &b, bufs, len) : SA_ENOMEM;
+  int rc = bufs ? util_forked_run(w, piece, &b, bufs, len) : SA_ENOMEM;
   for (int j = 0; rc == 0 && j < nr; j++) /* slot j came back in piece j % w's copy */
     memcpy(&out[slot[j] - lo], (char *)bufs + (size_t)(j % w) * len + sizeof(sim_point) * (size_t)j, sizeof(sim_point));
   free(bufs);

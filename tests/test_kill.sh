@@ -72,39 +72,33 @@ for sig in KILL TERM INT HUP; do
   }
 done
 
-# a fit killed outright while its children compute the Jacobian's columns (util/forked.c):
-# they go with it
-checks=$((checks + 1))
-cal=${SIMCALIB_BIN:-$top/bin/simcalib}
-case $cal in /*) ;; *) cal=$top/$cal ;; esac
-"$cal" platform --from-nccl-tests "$top/tests/data/measured/L09_gjaion_h100_2node16.log" --nodes 2 --jobs 4 \
-  -o "$work/keep/fit.xml" >/dev/null 2>&1 &
-pid=$!
-sleep 2
-kill -s KILL "$pid"
-wait "$pid" 2>/dev/null
-sleep 0.5
-procs=$(left)
-[ -z "$procs" ] || {
-  failures=$((failures + 1))
-  echo "FAIL: a fit killed by SIGKILL left running: $(for p in $procs; do tr '\0' ' ' <"$p"; echo; done)"
+# parent_killed WHAT CMD ARGS...: CMD started in the background, killed outright after 2 s
+# while its forked children work (util/forked.c); they must go with it
+parent_killed() {
+  what=$1
+  shift
+  checks=$((checks + 1))
+  "$@" >/dev/null 2>&1 &
+  pid=$!
+  sleep 2
+  kill -s KILL "$pid"
+  wait "$pid" 2>/dev/null
+  sleep 0.5
+  procs=$(left)
+  [ -z "$procs" ] || {
+    failures=$((failures + 1))
+    echo "FAIL: $what killed by SIGKILL left running: $(for p in $procs; do tr '\0' ' ' <"$p"; echo; done)"
+  }
 }
 
-# a model sweep killed outright while its children replay NCCL's pipelines (sim/model_batch.c):
-# they go with it
-checks=$((checks + 1))
-TMPDIR=$work/tmp "$bin" --platform hgx-h100-rails --algo nccl-ring,nccl-tree --sizes 1M:1G:1.2 --mode model --jobs 4 \
-  --jsonl "$work/keep/m.jsonl" >/dev/null 2>&1 &
-pid=$!
-sleep 2
-kill -s KILL "$pid"
-wait "$pid" 2>/dev/null
-sleep 0.5
-procs=$(left)
-[ -z "$procs" ] || {
-  failures=$((failures + 1))
-  echo "FAIL: a model sweep killed by SIGKILL left running: $(for p in $procs; do tr '\0' ' ' <"$p"; echo; done)"
-}
+# a fit, while its children compute the Jacobian's columns
+cal=${SIMCALIB_BIN:-$top/bin/simcalib}
+case $cal in /*) ;; *) cal=$top/$cal ;; esac
+parent_killed "a fit" "$cal" platform --from-nccl-tests "$top/tests/data/measured/L09_gjaion_h100_2node16.log" \
+  --nodes 2 --jobs 4 -o "$work/keep/fit.xml"
+# a model sweep, while its children replay NCCL's pipelines (sim/model_batch.c)
+parent_killed "a model sweep" env TMPDIR="$work/tmp" "$bin" --platform hgx-h100-rails --algo nccl-ring,nccl-tree \
+  --sizes 1M:1G:1.2 --mode model --jobs 4 --jsonl "$work/keep/m.jsonl"
 rm -f "$work/keep/m.jsonl"
 
 # a --what-if run killed outright while it simulates (its healthy run first, then the faulty
