@@ -33,10 +33,17 @@ static double channels_bw(const cost_nccl_shape *s)
   return (s->nodes > 1 && s->inter_bw < s->intra_bw ? s->inter_bw : s->intra_bw) / 1e9;
 }
 
+/* The channels of NCCL's search graph, which its per-channel caps multiply
+ * (graphs[a]->nChannels in ncclTopoTuneModel, src/graph/tuning.cc of v2.7.5, v2.12.12 and
+ * v2.26.2): half the kernels' channels counted here (s->channels), which ncclTopoPostset
+ * (src/graph/connect.cc) makes by doubling the graph's, at most MAXCHANNELS ("execution
+ * channels are typically 2x the search channels": S. Jeaugey, NVIDIA/nccl#1041). */
+static int graph_channels(const cost_nccl_shape *s) { return s->channels > 1 ? (s->channels + 1) / 2 : 1; }
+
 /* v2.7.5: bus bandwidth of algorithm a with protocol p, before the conversion to algbw. */
 static double bus_bw_2_7(const cost_nccl_shape *s, const nccl_version *v, int a, int p)
 {
-  double bw = channels_bw(s), ppn = (double)s->ranks / s->nodes, ll128_cap = v->ll128_bw_2_7 * s->channels;
+  double bw = channels_bw(s), ppn = (double)s->ranks / s->nodes, ll128_cap = v->ll128_bw_2_7 * graph_channels(s);
   if (a == COST_NCCL_RING) {
     if (p == COST_NCCL_LL)
       bw *= 1.0 / 4.0;
@@ -78,7 +85,7 @@ static double time_2_7(const cost_nccl_shape *s, const nccl_version *v, int a, i
 static double caps_2_8(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bw, double ll_max,
                        double ring_ll, double ring_ll128)
 {
-  int arch = arch_row(s), col = s->nodes <= 2 ? s->nodes - 1 : 2, nch = s->channels;
+  int arch = arch_row(s), col = s->nodes <= 2 ? s->nodes - 1 : 2, nch = graph_channels(s);
   if (a == COST_NCCL_RING)
     return p == COST_NCCL_LL      ? fmin(ll_max, bw * ring_ll)
            : p == COST_NCCL_LL128 ? fmin(bw * ring_ll128, nch * v->ring_ll128_bw[arch][col])

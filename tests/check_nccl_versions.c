@@ -98,12 +98,13 @@ START_TEST(nvls_tree_blackwell_2_28_2_29)
 END_TEST
 
 /* perChMaxRingLL128Bws of Blackwell in one node: 2.28.9 2 x 36.7, 2.29.7 40. 8 B200, 16
- * channels: min(721.8 x .92, 16 x cap), x 8 / 14; 14 + 14 x 1.9 us. */
+ * channels, 8 in NCCL's search graph, which the cap counts: min(721.8 x .92, 8 x cap), x 8 /
+ * 14; 14 + 14 x 1.9 us. */
 START_TEST(ring_ll128_blackwell)
 {
   cost_nccl_shape b28 = shape("2.28.9", 1, NCCL_ARCH_BLACKWELL), b29 = shape("2.29.7", 1, NCCL_ARCH_BLACKWELL);
-  ck_us(t_us(&b28, NCCL_ALGO_RING, NCCL_PROTO_LL128, 64 * MIB), 40.6 + 64 * MIB / (1000 * 721.8 * .92 * 8 / 14));
-  ck_us(t_us(&b29, NCCL_ALGO_RING, NCCL_PROTO_LL128, 64 * MIB), 40.6 + 64 * MIB / (1000 * 16 * 40.0 * 8 / 14));
+  ck_us(t_us(&b28, NCCL_ALGO_RING, NCCL_PROTO_LL128, 64 * MIB), 40.6 + 64 * MIB / (1000 * 8 * 73.4 * 8 / 14));
+  ck_us(t_us(&b29, NCCL_ALGO_RING, NCCL_PROTO_LL128, 64 * MIB), 40.6 + 64 * MIB / (1000 * 8 * 40.0 * 8 / 14));
 }
 END_TEST
 
@@ -185,12 +186,13 @@ START_TEST(ampere_2_12)
 END_TEST
 
 /* 2.26.2's and 2.7.5's predictions and choices over the grid, as the code before 2.27.7 to
- * 2.30.7 came gave them (its digest then); the grid sees a release's change (2.28.9's). */
+ * 2.30.7 came gave them (its digest then, both taken again once the per-channel caps
+ * counted the search graph's channels); the grid sees a release's change (2.28.9's). */
 START_TEST(old_versions_unchanged)
 {
-  ck_assert_uint_eq(grid_digest(nccl_version_find("2.26.2")), 0x5ead54eb723fe814ull);
-  ck_assert_uint_eq(grid_digest(nccl_version_find("2.7.5")), 0x8f1e7baee2d22d1ull);
-  ck_assert_uint_ne(grid_digest(nccl_version_find("2.28.9")), 0x5ead54eb723fe814ull);
+  ck_assert_uint_eq(grid_digest(nccl_version_find("2.26.2")), 0x430775a0edef210full);
+  ck_assert_uint_eq(grid_digest(nccl_version_find("2.7.5")), 0xf5ee7beea4ee8750ull);
+  ck_assert_uint_ne(grid_digest(nccl_version_find("2.28.9")), 0x430775a0edef210full);
 }
 END_TEST
 
