@@ -5,7 +5,8 @@
  * per-hop constants NCCL measured on its hardware) and a bus bandwidth (NCCL's channels times
  * their speed, with per-protocol efficiencies and caps); time = latency + bytes / algorithm
  * bandwidth; NCCL runs the fastest. The bandwidths here come from the platform (the channels
- * channels.c lays over its routes) instead of NCCL's topology search; the latencies stay
+ * channels.c lays over its routes, an NVLink at NCCL's own figure for it) instead of NCCL's
+ * topology search; the latencies stay
  * NCCL's. NVLS and NVLS tree where the nodes allow them (2.2x); CollNet and PAT are not
  * modelled. */
 #ifndef COST_NCCL_H
@@ -21,7 +22,7 @@ enum { COST_NCCL_LL = NCCL_PROTO_LL, COST_NCCL_LL128 = NCCL_PROTO_LL128, COST_NC
 /* What NCCL's model needs of a communicator. */
 typedef struct {
   int ranks, nodes;
-  double intra_bw; /* bytes/s all of NCCL's channels carry through a node */
+  double intra_bw; /* bytes/s all of NCCL's channels carry through a node, NVLink at NCCL's figure */
   double inter_bw; /* bytes/s a node sends to another with all its ranks sending */
   int nvlink;      /* intra-node links of NVLink class: NCCL's NVLink latencies, LL128 allowed */
   int channels;    /* NCCL's channel count for the communicator */

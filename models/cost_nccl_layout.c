@@ -54,12 +54,14 @@ int cost_nccl_shape_of(cost_ctx *c, cost_nccl_shape *s, double inter_bw)
   double slowest = INFINITY;
   for (int ch = 0; ch < s->channels; ch++)
     slowest = t->rings.share[ch] < slowest ? t->rings.share[ch] : slowest;
-  s->intra_bw = R > 1 ? s->channels * slowest : s->inter_bw;
   s->nvlink = R > 1;
   for (int i = 0; i + 1 < R; i++) /* NVLink latencies where the rings' hops all are NVLink */
     s->nvlink &= topo_graph_nvlink(&t->node.g, t->rings.order[i], t->rings.order[i + 1]);
   double nvlink = topo_graph_nvlink_bw(&t->node.g);
   s->arch = nccl_arch_of(nvlink);
+  /* NCCL's tuning takes an NVLink at its topology's figure for the generation, not the
+   * datasheet's (nccl_nvlink_efficiency: SM80_NVLINK_BW 20 GB/s of A100's 25) */
+  s->intra_bw = R > 1 ? s->channels * slowest * (s->nvlink ? nccl_nvlink_efficiency(s->arch) : 1) : s->inter_bw;
   if (topo_graph_nvswitch(&t->node.g) && s->arch >= NCCL_ARCH_HOPPER && R <= NCCL_NVLS_MAX_HEADS)
     s->nvls_bw = nvlink * nccl_nvlink_efficiency(s->arch);
   s->ll128_net = t->node.nic && topo_graph_gpus_per_nic(&t->node.g) <= 2;
