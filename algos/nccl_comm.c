@@ -40,7 +40,10 @@ static int *search(const char *names, int rpn, int nodes, int channels, double n
   }
   ok = ok && ar_node_graph_build(&b, hosts, nodes > 1 ? hosts + rpn : NULL, rpn) == 0;
   /* at least NCCL's own count, which also decides which tree a channel takes */
-  int own = ok ? topo_graph_channels(&b.g, nodes) : 1, c = channels > own ? channels : own;
+  int own =
+      ok ? nccl_node_channels(topo_graph_channels(&b.g, nodes), topo_graph_nvswitch(&b.g), topo_graph_nvlink_bw(&b.g))
+         : 1;
+  int c = channels > own ? channels : own;
   ok = ok && topo_search_rings(&b.g, nodes, c, &rings) == 0;
   *len = 2 + c * rpn + c + rpn * rpn + 2;
   if (ok && (msg = malloc(sizeof(int) * (size_t)*len))) {

@@ -30,7 +30,8 @@ int cost_nccl_layout_of(cost_ctx *c, cost_nccl_layout **out)
   /* node 0's first GPUs, and its NICs from its routes to node 1 */
   int rc = t ? topo_graph_of(&c->net->rt, c->shape.rpn, c->shape.nodes, &t->node) : SA_ENOMEM;
   if (rc == 0) {
-    t->node_channels = topo_graph_channels(&t->node.g, c->shape.nodes);
+    t->node_channels = nccl_node_channels(topo_graph_channels(&t->node.g, c->shape.nodes),
+                                          topo_graph_nvswitch(&t->node.g), topo_graph_nvlink_bw(&t->node.g));
     t->channels = c->shape.nccl_channels > t->node_channels ? c->shape.nccl_channels : t->node_channels;
     if (topo_search_rings(&t->node.g, c->shape.nodes, t->channels, &t->rings) != 0)
       rc = SA_ENOMEM;

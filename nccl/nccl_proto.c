@@ -405,6 +405,35 @@ double nccl_nvls_raised(const nccl_version *v, int arch, int several, double hea
   return speed[i];
 }
 
+/* src/graph/search.cc speedArrayIntra of v2.26.2: the ring search's steps in one node before
+ * Hopper (Hopper's and Blackwell's are the NVLS search's, nvls_speeds) */
+static const double intra_pre90[] = {40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0, 0};
+
+int nccl_nvswitch_channels(int arch, double nvlink_bw)
+{
+  const double *speed = arch >= NCCL_ARCH_HOPPER ? nvls_speeds(nccl_version_default(), arch, 0) : intra_pre90;
+  double total = nvlink_bw * nccl_nvlink_efficiency(arch) / 1e9, best = 0;
+  int n = 0;
+  for (int i = 0; speed[i] > 0 && best < total && !(n > 0 && speed[i] <= .49 * best / n); i++) {
+    int k = (int)(total / speed[i] * (1 + 1e-9));
+    k = k > NCCL_SEARCH_MAX_CHANNELS ? NCCL_SEARCH_MAX_CHANNELS : k;
+    if (k * speed[i] > best) /* a graph replaces the one kept only when it carries more */
+      best = k * speed[i], n = k;
+  }
+  if (n == 0)
+    return 2;
+  double step = best / n;
+  if (step >= 25.0 && !(arch >= NCCL_ARCH_HOPPER && step < 50.0 && n > 4)) /* ncclTopoDupChannels */
+    n = 2 * n > NCCL_SEARCH_MAX_CHANNELS ? NCCL_SEARCH_MAX_CHANNELS : 2 * n;
+  return 2 * n; /* ncclTopoPostset */
+}
+
+int nccl_node_channels(int counted, int nvswitch, double nvlink_bw)
+{
+  int own = nvswitch ? nccl_nvswitch_channels(nccl_arch_of(nvlink_bw), nvlink_bw) : counted;
+  return own < counted ? own : counted;
+}
+
 double nccl_nvls_head_bw(int arch, double port_bw, int n)
 {
   return nccl_nvls_step(nccl_version_default(), arch, 0, port_bw / (n + 1));

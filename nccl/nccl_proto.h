@@ -118,6 +118,24 @@ double nccl_nvls_step(const nccl_version *v, int arch, int several, double bw);
  * and the next is at most cap (what a head's NIC carries; INFINITY in one node, where NVLS
  * uses no NIC). */
 double nccl_nvls_raised(const nccl_version *v, int arch, int several, double head, double cap);
+/* The ring search's graph holds at most MAXCHANNELS / 2 channels (src/init.cc, ringGraph's
+ * maxChannels), the kernels twice the graph's. */
+#define NCCL_SEARCH_MAX_CHANNELS 16
+/* The kernels' channels NCCL opens for a ring on GPUs of generation arch alone in their node,
+ * each joined to one NVSwitch by NVLinks of nvlink_bw bytes/s per direction in all (v2.26.2's
+ * src/graph/search.cc ncclTopoCompute): it takes NVLink at its own figure
+ * (nccl_nvlink_efficiency), tries its speed steps from the fastest, each giving as many
+ * channels as fit in that, and keeps the first graph that carries the most, going no slower
+ * than half its speed; a graph of 25 GB/s a channel or more is then duplicated at half the
+ * speed, except on Hopper and later below 50 GB/s with more than 4 channels
+ * (ncclTopoDupChannels), and the kernels run twice the graph's (ncclTopoPostset). 8 A100:
+ * 6 x 40 GB/s, 12 x 20, 24 channels; 8 H100: 6 x 60, 12 x 30, 24 (the "24 coll channels" of
+ * NCCL's INFO line on AWS p5.48xlarge); 8 H800 (8 NVLinks): 4 x 40, 8 x 20, 16 (NCCL#892). */
+int nccl_nvswitch_channels(int arch, double nvlink_bw);
+/* A node's kernels' channels: `counted` (topo_graph_channels: twice its NVLinks, at most
+ * twice its NICs across nodes), or fewer where the node is an NVSwitch's, whose GPUs of
+ * nvlink_bw each NCCL's own search gives fewer (nccl_nvswitch_channels). */
+int nccl_node_channels(int counted, int nvswitch, double nvlink_bw);
 /* NVLS's channels on generation arch over `nodes` nodes, by v's transport. */
 int nccl_nvls_channels_of(const nccl_version *v, int arch, int nodes);
 

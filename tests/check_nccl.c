@@ -200,6 +200,31 @@ START_TEST(dgx1_quad_rings_use_every_link)
 }
 END_TEST
 
+/* The channels NCCL's ring search gives GPUs on an NVSwitch, its NVLinks at NCCL's figure
+ * (20 GB/s a link, 20.6 on Hopper, 40.1 of 50 on Blackwell): 8 A100 (12 links, 240 GB/s): 6
+ * x 40, duplicated to 12 x 20, 24 kernels' channels; 8 H100 (18, 370.8): 6 x 60 (9 x 40 and
+ * 12 x 30 carry no more), 12 x 30, 24 (twice 18 links would be 36, capped at 32); 8 H800 (8,
+ * 164.8): 4 x 40, duplicated (not more than 4 channels), 16; DGX-2's V100 (6, 120): 3 x 40,
+ * 12; B200 (18 of 50 GB/s, 721.8): 8 x 90, 32. Across nodes the NICs cap them (16 for 8 NICs),
+ * and a node of no NVSwitch keeps what was counted. The simulation opens as many. */
+START_TEST(nvswitch_channels_as_nccls_search)
+{
+  ck_assert_int_eq(nccl_nvswitch_channels(NCCL_ARCH_AMPERE, 300e9), 24);
+  ck_assert_int_eq(nccl_nvswitch_channels(NCCL_ARCH_HOPPER, 450e9), 24);
+  ck_assert_int_eq(nccl_nvswitch_channels(NCCL_ARCH_HOPPER, 200e9), 16);
+  ck_assert_int_eq(nccl_nvswitch_channels(NCCL_ARCH_VOLTA, 150e9), 12);
+  ck_assert_int_eq(nccl_nvswitch_channels(NCCL_ARCH_BLACKWELL, 900e9), 32);
+  ck_assert_int_eq(nccl_node_channels(32, 1, 450e9), 24);
+  ck_assert_int_eq(nccl_node_channels(16, 1, 450e9), 16);
+  ck_assert_int_eq(nccl_node_channels(32, 0, 450e9), 32);
+  cli_result r =
+      cli_run("--platform hgx-h100-rails --nodes 1 --algo nccl-ring --proto Simple --size 64M --mode sim", 1);
+  ck_assert_msg(r.status == 0, "%s", r.err);
+  ck_assert_msg(strstr(r.out, "ring/Simple/24"), "%s", r.out);
+  cli_result_free(&r);
+}
+END_TEST
+
 START_TEST(choice_is_reported)
 {
   cli_result r = cli_run("--platform dgx1 --algo nccl --sizes 8,1M,256M --mode sim", 1);
@@ -260,7 +285,8 @@ int main(void)
   Suite *s = suite_create("nccl");
   CHECK_LOOP_CASE(s, "verify", 120, nccl_algorithms_verify, NSHAPES);
   CHECK_CASE(s, "pipeline", 120, ring_cut_keeps_its_ends, long_ring_model_follows_the_whole_replay,
-             one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks, dgx1_quad_rings_use_every_link);
+             one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks, dgx1_quad_rings_use_every_link,
+             nvswitch_channels_as_nccls_search);
   CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
   return check_run(s);
 }
