@@ -139,7 +139,7 @@ static double time_2_12(const cost_nccl_shape *s, const nccl_version *v, int a, 
 /* v2.2x: the same for the current tuner (src/graph/tuning.cc ncclTopoTuneModel and
  * ncclTopoGetAlgoTime of v2.26.2): per-channel caps by GPU generation and node count, the
  * network overhead of multi-node rings (1 us per step, 3 for Simple: an Intel host), the
- * tree's network latency used for rings with one GPU per node. */
+ * tree's network latency used for rings with one GPU per node, the tree 15% slower there. */
 static double time_2_2x(const cost_nccl_shape *s, const nccl_version *v, int a, int p, double bytes)
 {
   int arch = arch_row(s);
@@ -147,6 +147,10 @@ static double time_2_2x(const cost_nccl_shape *s, const nccl_version *v, int a, 
   int nsteps = 2 * (s->ranks - 1), intra_hw = s->nvlink ? NCCL_HW_NVLINK : NCCL_HW_PCI, nch = s->channels;
   double ppn = (double)s->ranks / s->nodes, bw = channels_bw(s), ll_max = v->ll_max_bw[row][col];
   bw = caps_2_8(s, v, a, p, bw, ll_max, .5, 0.92);
+  /* with one GPU a node NCCL's tree search takes its simple pattern (search.cc: ngpus == 1),
+   * and the tuning then takes 15% off the tree (maxTreePattern == NCCL_TOPO_PATTERN_TREE) */
+  if (a == COST_NCCL_TREE && ppn == 1)
+    bw *= .85;
   bw *= a == COST_NCCL_RING ? (double)s->ranks / nsteps : 0.5;
   double lat = v->base_lat[a][p], intra_lat = v->hw_lat[intra_hw][a][p];
   double inter_lat = v->hw_lat[NCCL_HW_NET][ppn == 1 ? COST_NCCL_TREE : a][p];

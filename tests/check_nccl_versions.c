@@ -185,14 +185,29 @@ START_TEST(ampere_2_12)
 }
 END_TEST
 
+/* 2.26.2, one V100 a node on 4 nodes of 100 Gb/s (12.5 GB/s), 2 channels (1 in NCCL's search
+ * graph): NCCL's tree search takes its simple pattern with one GPU a node, and the tuning then
+ * takes 15% off the tree (maxTreePattern): Simple at min(12.5 x .92, 1 x 10.0 (Volta, 4 nodes))
+ * x .85, x 1/2; 8.4 + 2 x 2 x 14 us. Two GPUs a node (PCIe between them) keep the balanced
+ * pattern: 10.0 x 1/2, 8.4 + 2 x (4.0 + 2 x 14) us. */
+START_TEST(tree_one_gpu_a_node)
+{
+  cost_nccl_shape one = {4, 4, 12.5e9, 12.5e9, 0, 2, nccl_version_find("2.26.2"), NCCL_ARCH_VOLTA, 0, 0};
+  cost_nccl_shape two = {8, 4, 24e9, 12.5e9, 0, 2, nccl_version_find("2.26.2"), NCCL_ARCH_VOLTA, 0, 0};
+  ck_us(t_us(&one, NCCL_ALGO_TREE, NCCL_PROTO_SIMPLE, GIB), 64.4 + GIB / (1000 * 10.0 * .85 / 2));
+  ck_us(t_us(&two, NCCL_ALGO_TREE, NCCL_PROTO_SIMPLE, GIB), 72.4 + GIB / (1000 * 10.0 / 2));
+}
+END_TEST
+
 /* 2.26.2's and 2.7.5's predictions and choices over the grid, as the code before 2.27.7 to
  * 2.30.7 came gave them (its digest then, both taken again once the per-channel caps
- * counted the search graph's channels); the grid sees a release's change (2.28.9's). */
+ * counted the search graph's channels, 2.26.2's once the tree with one GPU a node lost 15%);
+ * the grid sees a release's change (2.28.9's). */
 START_TEST(old_versions_unchanged)
 {
-  ck_assert_uint_eq(grid_digest(nccl_version_find("2.26.2")), 0x430775a0edef210full);
+  ck_assert_uint_eq(grid_digest(nccl_version_find("2.26.2")), 0xabf7df5a6757a281ull);
   ck_assert_uint_eq(grid_digest(nccl_version_find("2.7.5")), 0xf5ee7beea4ee8750ull);
-  ck_assert_uint_ne(grid_digest(nccl_version_find("2.28.9")), 0x430775a0edef210full);
+  ck_assert_uint_ne(grid_digest(nccl_version_find("2.28.9")), 0xabf7df5a6757a281ull);
 }
 END_TEST
 
@@ -249,8 +264,9 @@ END_TEST
 int main(void)
 {
   Suite *s = suite_create("nccl_versions");
-  CHECK_CASE(s, "model", 60, nvls_2_26_and_2_27, blackwell_2_27, nvls_2_28, nvls_tree_blackwell_2_28_2_29,
-             ring_ll128_blackwell, nvls_tree_blackwell_2_29_2_30, ampere_2_12, old_versions_unchanged);
+  CHECK_CASE(s, "model", 60, tree_one_gpu_a_node, nvls_2_26_and_2_27, blackwell_2_27, nvls_2_28,
+             nvls_tree_blackwell_2_28_2_29, ring_ll128_blackwell, nvls_tree_blackwell_2_29_2_30, ampere_2_12,
+             old_versions_unchanged);
   CHECK_CASE(s, "names", 60, version_names);
   return check_run(s);
 }
