@@ -80,6 +80,7 @@ typedef struct {
   kn_dtype dt;
   MPI_Comm comm;
   const ar_params *p;
+  sa_compute gpu; /* p's compute, with NCCL's protocol ceilings where it gives none */
   double now;
   /* scratch for a wait: what is under way, and what each entry is */
   sg_comm_t *comms;
@@ -301,7 +302,7 @@ static int finish(pipe_run *r, ar_pipe_stream *s)
  * of what it sends). */
 static double sum_time(const pipe_run *r, const ar_pipe_stream *s, const nccl_op *op)
 {
-  return nccl_op_time_nvls(&r->p->compute, r->proto, op->flags, s->nrecv, s->switch_recv, s->nsend,
+  return nccl_op_time_nvls(&r->gpu, r->proto, op->flags, s->nrecv, s->switch_recv, s->nsend,
                            op->n * kn_dtype_size(r->dt));
 }
 
@@ -435,6 +436,9 @@ int ar_pipe_run(ar_pipe_stream *streams, int nstreams, int slots, int proto, con
   r.dt = dt;
   r.comm = comm;
   r.p = p;
+  r.gpu = p->compute;
+  if (p->nccl)
+    nccl_gpu_protocol_rates(&r.gpu, p->nccl->arch, p->nccl->node_channels, p->nccl->nodes);
   int rc = setup(&r);
   topo_latency_slices(1);
   if (rc == 0)

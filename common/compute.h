@@ -31,8 +31,11 @@ typedef enum {
   X(scatter_a, SA_PROP_TIME, "fixed seconds per scatter-add")                                                          \
   X(scatter_b, SA_PROP_PER_UNIT, "seconds per (value, index) pair scatter-added")                                      \
   X(launch_lat, SA_PROP_TIME, "seconds one of NCCL's collectives takes to start (none: NCCL's base latency)")          \
-  X(ll_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL protocol, every channel together")  \
-  X(ll128_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's LL128 protocol")                    \
+  X(ll_bw, SA_PROP_RATE,                                                                                               \
+    "bytes on the wire per second a GPU writes with NCCL's LL protocol, every channel together (none: NCCL's ceiling " \
+    "on one node)")                                                                                                    \
+  X(ll128_bw, SA_PROP_RATE,                                                                                            \
+    "bytes on the wire per second a GPU writes with NCCL's LL128 protocol (none: NCCL's ceiling on one node)")         \
   X(simple_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's Simple protocol")                  \
   X(ll128_lat, SA_PROP_TIME,                                                                                           \
     "seconds a slice of NCCL's LL128 protocol takes on each of a GPU's own hops (NVLink, PCIe) beyond its route")      \

@@ -38,7 +38,7 @@ static double channels_bw(const cost_nccl_shape *s)
  * v2.26.2): half the kernels' channels counted here (s->channels), which ncclTopoPostset
  * (src/graph/connect.cc) makes by doubling the graph's, at most MAXCHANNELS ("execution
  * channels are typically 2x the search channels": S. Jeaugey, NVIDIA/nccl#1041). */
-static int graph_channels(const cost_nccl_shape *s) { return s->channels > 1 ? (s->channels + 1) / 2 : 1; }
+static int graph_channels(const cost_nccl_shape *s) { return nccl_graph_channels(s->channels); }
 
 /* v2.7.5: bus bandwidth of algorithm a with protocol p, before the conversion to algbw. */
 static double bus_bw_2_7(const cost_nccl_shape *s, const nccl_version *v, int a, int p)

@@ -130,6 +130,7 @@ typedef struct {
   unsigned char *was_on, *in_toggled;
   double *kept_rate;
   int *toggled, ntoggled;
+  sa_compute gpu; /* the platform's, as NCCL's kernels see it (cost_nccl_gpu_of) */
 } des;
 
 /* Event times on a grid of TICK seconds. The channels of a ring are alike, so many of their
@@ -552,8 +553,8 @@ static int readiness(des *d, int s, const nccl_op *op, double *t)
 static double sum_time(const des *d, int s, const nccl_op *op)
 {
   double w = d->st[s].weight > 1 ? d->st[s].weight : 1;
-  return w * nccl_op_time_nvls(&d->c->net->compute, d->proto, op->flags, d->st[s].nrecv, d->st[s].switch_recv, d->st[s].nsend,
-                          op->n * (size_t)d->c->shape.elem);
+  return w * nccl_op_time_nvls(&d->gpu, d->proto, op->flags, d->st[s].nrecv, d->st[s].switch_recv, d->st[s].nsend,
+                               op->n * (size_t)d->c->shape.elem);
 }
 
 /* An operation's end: its receives taken up (the senders may fill the freed slots), its
@@ -923,7 +924,9 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
   *time = 0;
   if (nst < 1)
     return 0;
-  int rc = setup(&d, offset, start);
+  int rc = cost_nccl_gpu_of(c, &d.gpu);
+  if (rc == 0)
+    rc = setup(&d, offset, start);
   if (rc == 0)
     rc = connect(&d, algo);
   if (rc == 0) {

@@ -39,6 +39,16 @@ int cost_nccl_layout_of(cost_ctx *c, cost_nccl_layout **out)
   return cost_cache_keep(c, &layout_key, t, layout_free, rc, (void **)out);
 }
 
+int cost_nccl_gpu_of(cost_ctx *c, sa_compute *gpu)
+{
+  cost_nccl_layout *t;
+  int rc = cost_nccl_layout_of(c, &t);
+  *gpu = c->net->compute;
+  if (rc == 0)
+    nccl_gpu_protocol_rates(gpu, nccl_arch_of(topo_graph_nvlink_bw(&t->node.g)), t->node_channels, c->shape.nodes);
+  return rc;
+}
+
 int cost_nccl_shape_of(cost_ctx *c, cost_nccl_shape *s, double inter_bw)
 {
   cost_nccl_layout *t;

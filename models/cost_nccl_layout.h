@@ -17,6 +17,11 @@ typedef struct {
 /* Built once per context (cached). Returns 0 or a SA_E* code. */
 int cost_nccl_layout_of(cost_ctx *c, cost_nccl_layout **out);
 
+/* The platform's compute properties as NCCL's kernels see them on this layout: with NCCL's
+ * ceilings of LL and LL128 where it gives no rate of its own (nccl_gpu_protocol_rates).
+ * Returns 0 or a SA_E* code. */
+int cost_nccl_gpu_of(cost_ctx *c, sa_compute *gpu);
+
 /* NCCL's tuning inputs for the layout (inter_bw: what a node sends to another with all its
  * ranks sending, bytes/s). Returns 0 or a SA_E* code (s then has ranks and nodes only). */
 int cost_nccl_shape_of(cost_ctx *c, cost_nccl_shape *s, double inter_bw);

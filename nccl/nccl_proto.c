@@ -509,6 +509,20 @@ double nccl_start_s(const sa_compute *c, int algo, int proto)
   return c->launch_lat > 0 ? c->launch_lat : nccl_launch_s(algo, proto);
 }
 
+int nccl_graph_channels(int kernel_channels) { return kernel_channels > 1 ? (kernel_channels + 1) / 2 : 1; }
+
+void nccl_gpu_protocol_rates(sa_compute *c, int arch, int node_channels, int nodes)
+{
+  if (nodes != 1)
+    return;
+  const nccl_version *v = nccl_version_default();
+  int row = arch < 0 ? 0 : arch >= NCCL_NARCH ? NCCL_NARCH - 1 : arch;
+  if (c->ll_bw <= 0)
+    c->ll_bw = 2 * v->ll_max_bw[row][0] * 1e9;
+  if (c->ll128_bw <= 0)
+    c->ll128_bw = 16.0 / 15 * nccl_graph_channels(node_channels) * v->ring_ll128_bw[row][0] * 1e9;
+}
+
 /* Threads per channel (src/graph/tuning.cc maxThreads: NCCL_SIMPLE_MAX_NTHREADS 512, or 256
  * for a ring on PCIe-class links; LL 512; LL128 640) and bytes per thread below which a
  * channel is dropped (src/include/comm.h: LL and LL128 8, the ring's LL times the ranks,

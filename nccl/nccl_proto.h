@@ -211,6 +211,26 @@ double nccl_launch_s(int algo, int proto);
  * node, 25 us). */
 double nccl_start_s(const sa_compute *c, int algo, int proto);
 
+/* The channels of the search's graph behind kernel_channels of NCCL's kernels: half,
+ * as ncclTopoPostset (src/graph/connect.cc) doubles the graph's for the kernels. */
+int nccl_graph_channels(int kernel_channels);
+
+/* The rates a GPU of generation arch writes LL's and LL128's lines at, every channel together,
+ * where the platform gives none (ll_bw, ll128_bw 0; a fit's figures stay), on one node:
+ * NCCL's own ceilings there, from the default release's tuning (src/graph/tuning.cc at
+ * v2.26.2, whose tables hold every generation): LL at llMaxBws' one-node bus bandwidth, LL128
+ * at perChMaxRingLL128Bws' one-node figure per channel of the ring search's graph
+ * (nccl_graph_channels of node_channels), as bytes on the wire (nccl_wire_bytes: LL's twice
+ * its data, LL128's 16/15). A ring's bus bandwidth is what each GPU sends a second. With
+ * none, a preset's LL128 ran at NVLink's speed: 12 V100 of a DGX-2 26% under NCCL's time at
+ * 8 and 16 MiB (tests/data/measured/L05). Across nodes (nodes > 1) the GPU stays free of
+ * them, as a fit of a multi-node log leaves it (fit/clustercal.c): the NICs bound there,
+ * and charged before each slice's transfer the ceiling would count twice what NCCL measured
+ * once (2 x 8 H100 with NCCL_ALGO=Ring, L12: LL128's 290 GB/s at 64 MiB is NCCL's 8 graph
+ * channels x 36.7; the ceiling charged on top put it at 220). Simple has no such ceiling: its
+ * links bound it. */
+void nccl_gpu_protocol_rates(sa_compute *c, int arch, int node_channels, int nodes);
+
 /* NCCL's channel count choice for an allreduce of `bytes` (topoGetAlgoInfo in
  * src/enqueue.cc): from `channels` down while each channel would get less than its threads
  * times the protocol's per-thread threshold. */

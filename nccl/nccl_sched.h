@@ -67,7 +67,8 @@ size_t nccl_tree_chunk(int proto, size_t len, size_t elem, int nodes, int ranks)
  * traffic for k received slices, at reduce_bw) and the protocol's writing of what it sends
  * to each peer (its bytes on the wire at ll_bw, ll128_bw or simple_bw: the rate a GPU's
  * threads write its lines at, every channel together, fitted to a cluster's measurements;
- * free where the platform gives none). */
+ * where the platform gives none, the runner and the models pass NCCL's ceilings of LL and
+ * LL128 on one node, nccl_gpu_protocol_rates, and Simple is free). */
 double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, int nsend, size_t bytes);
 
 /* The same for a stream whose first switch_recv receive peers the NVSwitch sums (NVLS,

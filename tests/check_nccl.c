@@ -225,6 +225,31 @@ START_TEST(nvswitch_channels_as_nccls_search)
 }
 END_TEST
 
+/* Where a platform gives no LL or LL128 rate, NCCL's ceilings on one node (tuning.cc v2.26.2):
+ * LL twice llMaxBws' one-node bus bandwidth on the wire (87.7 GB/s on Ampere, 39.0 Volta),
+ * LL128 16/15 of perChMaxRingLL128Bws' figure per graph channel (20.0; 36.7 on Hopper) times
+ * half the kernels' channels; a given rate, Simple, and a GPU across nodes are left alone. */
+START_TEST(protocol_ceilings_where_none_given)
+{
+  sa_compute c = {0};
+  nccl_gpu_protocol_rates(&c, NCCL_ARCH_AMPERE, 24, 1);
+  ck_assert_double_eq_tol(c.ll_bw, 175.4e9, 1e3);
+  ck_assert_double_eq_tol(c.ll128_bw, 16.0 / 15 * 12 * 20e9, 1e3);
+  ck_assert_double_eq(c.simple_bw, 0);
+  sa_compute h = {.ll_bw = 1e9};
+  nccl_gpu_protocol_rates(&h, NCCL_ARCH_HOPPER, 24, 1);
+  ck_assert_double_eq(h.ll_bw, 1e9);
+  ck_assert_double_eq_tol(h.ll128_bw, 16.0 / 15 * 12 * 36.7e9, 1e3);
+  sa_compute v = {0};
+  nccl_gpu_protocol_rates(&v, NCCL_ARCH_VOLTA, 12, 1);
+  ck_assert_double_eq_tol(v.ll_bw, 78e9, 1e3);
+  ck_assert_double_eq_tol(v.ll128_bw, 16.0 / 15 * 6 * 20e9, 1e3);
+  sa_compute n = {0};
+  nccl_gpu_protocol_rates(&n, NCCL_ARCH_HOPPER, 16, 2);
+  ck_assert(n.ll_bw == 0 && n.ll128_bw == 0);
+}
+END_TEST
+
 START_TEST(choice_is_reported)
 {
   cli_result r = cli_run("--platform dgx1 --algo nccl --sizes 8,1M,256M --mode sim", 1);
@@ -286,7 +311,7 @@ int main(void)
   CHECK_LOOP_CASE(s, "verify", 120, nccl_algorithms_verify, NSHAPES);
   CHECK_CASE(s, "pipeline", 120, ring_cut_keeps_its_ends, long_ring_model_follows_the_whole_replay,
              one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks, dgx1_quad_rings_use_every_link,
-             nvswitch_channels_as_nccls_search);
+             nvswitch_channels_as_nccls_search, protocol_ceilings_where_none_given);
   CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
   return check_run(s);
 }
