@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "common/sa_error.h"
-#include "nccl/nccl_proto.h"
-#include "topo/channels.h"
+#include "nccl_node.h"
 #include "node_graph.h"
+#include "topo/channels.h"
 
 #define HOSTNAME_LEN 128
 
@@ -40,9 +40,7 @@ static int *search(const char *names, int rpn, int nodes, int channels, double n
   }
   ok = ok && ar_node_graph_build(&b, hosts, nodes > 1 ? hosts + rpn : NULL, rpn) == 0;
   /* at least NCCL's own count, which also decides which tree a channel takes */
-  int own =
-      ok ? nccl_node_channels(topo_graph_channels(&b.g, nodes), topo_graph_nvswitch(&b.g), topo_graph_nvlink_bw(&b.g))
-         : 1;
+  int own = ok ? ar_nccl_node_channels(&b.g, nodes) : 1;
   int c = channels > own ? channels : own;
   ok = ok && topo_search_rings(&b.g, nodes, c, &rings) == 0;
   *len = 2 + c * rpn + c + rpn * rpn + 2;
@@ -54,7 +52,7 @@ static int *search(const char *names, int rpn, int nodes, int channels, double n
     for (int i = 0; i < rpn * rpn; i++)
       msg[2 + c * rpn + c + i] = topo_graph_nvlink(&b.g, i / rpn, i % rpn);
     double nvlink = topo_graph_nvlink_bw(&b.g);
-    int arch = nccl_arch_of(nvlink);
+    int arch = ar_nccl_node_arch(&b.g);
     msg[*len - 2] = arch;
     msg[*len - 1] =
         (int)llround(1e6 * nccl_nvls_wire_scale(rpn, arch, nvlink * nccl_nvlink_efficiency(arch), nvls_bw));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algos/nccl_node.h"
 #include "cost_ctx.h"
 #include "cost_nccl_layout.h"
 
@@ -30,8 +31,7 @@ int cost_nccl_layout_of(cost_ctx *c, cost_nccl_layout **out)
   /* node 0's first GPUs, and its NICs from its routes to node 1 */
   int rc = t ? topo_graph_of(&c->net->rt, c->shape.rpn, c->shape.nodes, &t->node) : SA_ENOMEM;
   if (rc == 0) {
-    t->node_channels = nccl_node_channels(topo_graph_channels(&t->node.g, c->shape.nodes),
-                                          topo_graph_nvswitch(&t->node.g), topo_graph_nvlink_bw(&t->node.g));
+    t->node_channels = ar_nccl_node_channels(&t->node.g, c->shape.nodes);
     t->channels = c->shape.nccl_channels > t->node_channels ? c->shape.nccl_channels : t->node_channels;
     if (topo_search_rings(&t->node.g, c->shape.nodes, t->channels, &t->rings) != 0)
       rc = SA_ENOMEM;
@@ -45,7 +45,7 @@ int cost_nccl_gpu_of(cost_ctx *c, sa_compute *gpu)
   int rc = cost_nccl_layout_of(c, &t);
   *gpu = c->net->compute;
   if (rc == 0)
-    nccl_gpu_protocol_rates(gpu, nccl_arch_of(topo_graph_nvlink_bw(&t->node.g)), t->node_channels, c->shape.nodes);
+    nccl_gpu_protocol_rates(gpu, ar_nccl_node_arch(&t->node.g), t->node_channels, c->shape.nodes);
   return rc;
 }
 
@@ -69,7 +69,7 @@ int cost_nccl_shape_of(cost_ctx *c, cost_nccl_shape *s, double inter_bw)
   for (int i = 0; i + 1 < R; i++) /* NVLink latencies where the rings' hops all are NVLink */
     s->nvlink &= topo_graph_nvlink(&t->node.g, t->rings.order[i], t->rings.order[i + 1]);
   double nvlink = topo_graph_nvlink_bw(&t->node.g);
-  s->arch = nccl_arch_of(nvlink);
+  s->arch = ar_nccl_node_arch(&t->node.g);
   /* NCCL's tuning takes an NVLink at its topology's figure for the generation, not the
    * datasheet's (nccl_nvlink_efficiency: SM80_NVLINK_BW 20 GB/s of A100's 25) */
   s->intra_bw = R > 1 ? s->channels * slowest * (s->nvlink ? nccl_nvlink_efficiency(s->arch) : 1) : s->inter_bw;
