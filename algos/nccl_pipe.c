@@ -313,6 +313,7 @@ static int start(pipe_run *r, ar_pipe_stream *s, const nccl_op *op)
   const ar_params *p = r->p;
   size_t bytes = op->n * kn_dtype_size(r->dt);
   double seconds = sum_time(r, s, op);
+  double floor_s = nccl_op_floor_s(&r->gpu, r->proto, op->flags, s->nsend, bytes, &seconds);
   s->cur = *op;
   if (op->flags & NCCL_OP_RECV) {
     int slot = (int)(s->rdone % r->slots);
@@ -327,8 +328,12 @@ static int start(pipe_run *r, ar_pipe_stream *s, const nccl_op *op)
     }
   }
   if (seconds > 0) {
+    double flops = seconds * sg_host_get_speed(sg_host_self());
     s->work_t0 = ar_steps_start(p->trace);
-    s->work = sg_actor_exec_async(seconds * sg_host_get_speed(sg_host_self()));
+    s->work = sg_actor_exec_init(flops);
+    if (floor_s > seconds) /* one channel moves no faster, however idle the GPU */
+      sg_exec_set_bound(s->work, flops / floor_s);
+    sg_exec_start(s->work);
     return 0;
   }
   return finish(r, s);

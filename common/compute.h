@@ -34,6 +34,9 @@ typedef enum {
   X(ll_bw, SA_PROP_RATE,                                                                                               \
     "bytes on the wire per second a GPU writes with NCCL's LL protocol, every channel together (none: NCCL's ceiling " \
     "on one node)")                                                                                                    \
+  X(ll_channel_bw, SA_PROP_RATE,                                                                                       \
+    "bytes on the wire per second one of NCCL's channels moves with its LL protocol at most (none: the figure "        \
+    "measured on the GPU's generation, where one was)")                                                                \
   X(ll128_bw, SA_PROP_RATE,                                                                                            \
     "bytes on the wire per second a GPU writes with NCCL's LL128 protocol (none: NCCL's ceiling on one node)")         \
   X(simple_bw, SA_PROP_RATE, "bytes on the wire per second a GPU writes with NCCL's Simple protocol")                  \

@@ -231,8 +231,21 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
                "%s at the least it takes on %s's GPU (%.3g us, measured: experiments/gpu/): the log is faster at "
                "the sizes it sets than the model's other latencies allow (the links' own, NCCL's hops across the "
                "network)\n",
-               i == FIT_P_LAUNCH ? "NCCL's start" : i == FIT_P_LL128_LAT ? "an LL128 step" : "a Simple step",
+               i == FIT_P_LAUNCH      ? "NCCL's start"
+               : i == FIT_P_GPU_LAT   ? "the GPU links' latency (a hop's LL step)"
+               : i == FIT_P_LL128_LAT ? "an LL128 step"
+                                      : "a Simple step",
                c->preset->name, f->lo[i] * 1e6);
+      continue;
+    }
+    if (fit_cparam_unused(f, i, c->runs, c->nruns))
+      continue; /* left at its start (the GPU links' latency at the server's): nothing fitted reads it */
+    if (i == FIT_P_GPU_LAT) {
+      snprintf(c->bounds + n, sizeof c->bounds - n,
+               "the GPU links' latency at %s's assumed %.3g us, the most a fit puts it at: the log's LL sizes are "
+               "slower than NVLink hops make them (time the model misses put on them: the network's, or a choice "
+               "not NCCL's own)\n",
+               c->preset->name, f->hi[i] * 1e6);
       continue;
     }
     const char *what = i == FIT_P_NIC_BW      ? "each NIC at its line rate"
@@ -325,9 +338,18 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
   f->lo[FIT_P_LAUNCH] = least.launch;
   f->lo[FIT_P_LL128_LAT] = least.ll128_lat;
   f->lo[FIT_P_SIMPLE_LAT] = least.simple_lat;
+  /* the GPU's links' latency, where an LL step was measured: a hop (two links through an
+   * NVSwitch, one on a direct link) takes at least what the multiprocessors alone take to
+   * hand an LL step on, and at most the preset's assumed 1 us a link, three times NCCL's LL
+   * hop on NVLink (hwLat 0.6 us) and above what L07 shows (experiments/gpu/README.md) */
+  if (least.ll_lat > 0) {
+    f->free[FIT_P_GPU_LAT] = 1;
+    f->lo[FIT_P_GPU_LAT] = least.ll_lat / (f->topo.node == TOPO_NODE_NVSWITCH ? 2 : 1);
+    f->hi[FIT_P_GPU_LAT] = c->preset->gpu_lat;
+  }
   /* NVLS (NVSwitch nodes of Hopper on): what the switch moves, from NCCL's model of it (n
    * heads x the search's head bandwidth x 5/6), at most what a port carries, (1 + 1/n) of
-   * the buffer each way; fitted where a point runs it (clusterfit.c proto_unused) */
+   * the buffer each way; fitted where a point runs it (fit_cparam_unused) */
   int arch = nccl_arch_of(f->topo.gpu_bw), n = c->runs[0].gpus;
   if (f->topo.node == TOPO_NODE_NVSWITCH && arch >= NCCL_ARCH_HOPPER && n >= 2 && n <= NCCL_NVLS_MAX_HEADS) {
     double port = f->topo.gpu_bw * nccl_nvlink_efficiency(arch);
@@ -666,12 +688,13 @@ void fit_cluster_report(FILE *f, const fit_cluster *c, const fit_cluster_opts *o
             100 * h1.max, 100 * h1.geomean);
   if (u1.n)
     fputc('\n', f);
-  fprintf(f, "# node %s (%s): GPU link %.4g GB/s per direction, %.4g us%s; %d NICs %.4g GB/s, %.4g us%s\n",
-          topo_node_kind_name(x->topo.node), c->preset->name, x->topo.gpu_bw / 1e9, x->topo.gpu_lat * 1e6,
+  fprintf(f, "# node %s (%s): GPU link %.4g GB/s per direction%s, %.4g us%s; %d NICs %.4g GB/s, %.4g us%s\n",
+          topo_node_kind_name(x->topo.node), c->preset->name, x->topo.gpu_bw / 1e9,
           x->free[FIT_P_GPU_BW] ? ""
           : x->quick            ? " (the server's)"
                                 : " (not fitted: no single-node run)",
-          x->topo.nics, x->topo.nic_bw / 1e9, x->topo.nic_lat * 1e6,
+          x->topo.gpu_lat * 1e6, x->topo.gpu_lat == c->preset->gpu_lat ? " (the server's)" : "", x->topo.nics,
+          x->topo.nic_bw / 1e9, x->topo.nic_lat * 1e6,
           o->nic_bw > 0                        ? " (--nic-rate's: not fitted)"
           : !x->free[FIT_P_NIC_BW]             ? " (not fitted: no multi-node run)"
           : fit_cnic_unseen(c->runs, c->nruns) ? " (the server's: not fitted, NVLS tree at the largest sizes)"
@@ -789,8 +812,9 @@ cJSON *fit_cluster_json(const fit_cluster *c, const fit_cluster_opts *o)
   cJSON_AddStringToObject(root, "holdout", o->holdout == 1 ? "odd" : o->holdout == 2 ? "even" : "none");
   cJSON *fr = cJSON_AddArrayToObject(root, "fitted"), *ab = cJSON_AddArrayToObject(root, "at_bound");
   for (int i = 0; i < FIT_NPARAM; i++) {
-    if (c->fit.free[i])
-      cJSON_AddItemToArray(fr, cJSON_CreateString(pnames[i]));
+    if (!c->fit.free[i] || fit_cparam_unused(&c->fit, i, c->runs, c->nruns))
+      continue; /* left at its start: nothing fitted reads it */
+    cJSON_AddItemToArray(fr, cJSON_CreateString(pnames[i]));
     if (fit_cfit_at_bound(&c->fit, i))
       cJSON_AddItemToArray(ab, cJSON_CreateString(pnames[i]));
   }

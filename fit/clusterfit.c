@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "common/sa_error.h"
+#include "models/cost.h"
 #include "models/cost_nccl.h"
+
 #include "clustereval.h"
 #include "fdjac.h"
 
@@ -322,13 +324,20 @@ int fit_cnic_unseen(const fit_crun *runs, int nruns)
 
 /* Whether parameter i is one of a protocol's (NCCL's algorithms), or NVLS's, that no used
  * point runs, or the NICs' where the runs cannot tell their rate: nothing to fit it to. */
-static int proto_unused(int i, const fit_crun *runs, int nruns)
+/* A figure that starts at its upper bound (the GPU links' latency at the server's, the most
+ * a fit puts it at) starts this far below it: the Jacobian's forward differences (FD_STEP of
+ * its log) would not see it move above, and it would stay where it began. */
+#define START_BELOW 0.9
+
+int fit_cparam_unused(const fit_cfit *f, int i, const fit_crun *runs, int nruns)
 {
   if (i == FIT_P_NIC_BW)
     return fit_cnic_unseen(runs, nruns);
   if (i == FIT_P_NVLS || i == FIT_P_NVLS_COPY)
     return !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS, 1) && !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS_TREE, 1);
-  int proto = fit_cparam_proto(i);
+  /* NCCL's LL steps are the GPU links' latency and nothing more: only they tell it from the
+   * other protocols' steps and NCCL's start (L09, from 1 MiB, put it at 3.2 us from Simple's) */
+  int proto = i == FIT_P_GPU_LAT && cost_is_nccl(f->algo) ? COST_NCCL_LL : fit_cparam_proto(i);
   for (int r = 0; proto >= 0 && r < nruns; r++)
     for (int k = 0; k < runs[r].n; k++)
       if (runs[r].pt[k].used && runs[r].pt[k].proto == proto)
@@ -347,8 +356,11 @@ static int fit_once(fit_cfit *f, fit_crun *runs, int nruns)
   if (rc)
     return rc;
   for (int i = 0; i < FIT_NPARAM; i++) {
+    int fitted = f->free[i] && !fit_cparam_unused(f, i, runs, nruns);
+    if (fitted && f->hi[i] > 0 && *fit_cfit_param(f, i) >= f->hi[i]) /* from just below its bound (START_BELOW) */
+      *fit_cfit_param(f, i) = START_BELOW * f->hi[i];
     pb.start[i] = coord(f, i, *fit_cfit_param(f, i));
-    if (f->free[i] && !proto_unused(i, runs, nruns)) {
+    if (fitted) {
       pb.idx[pb.np++] = i;
       pb.nprior += has_prior(i);
     }

@@ -139,6 +139,10 @@ int fit_cfit_run(fit_cfit *f, fit_crun *runs, int nruns);
  * asked for is beyond what the hardware can do, for the algorithm fitted. */
 #define FIT_AT_BOUND 0.01
 int fit_cfit_at_bound(const fit_cfit *f, int i);
+/* Whether figure i, free, is left at its start since no fitted size reads it (the protocol
+ * it belongs to runs at none of them, no NVLS, NICs no size shows; NCCL's LL steps for the
+ * GPU links' latency), as the runs' points were planned last. */
+int fit_cparam_unused(const fit_cfit *f, int i, const fit_crun *runs, int nruns);
 /* The same for its lower bound alone */
 int fit_cfit_at_floor(const fit_cfit *f, int i);
 

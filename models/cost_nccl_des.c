@@ -69,7 +69,7 @@ typedef struct {
    * event that may ready them) */
   long op_k;
   nccl_op op;
-  double op_s;
+  double op_s, op_cap; /* its GPU seconds, and the most of the GPU it can take (nccl_op_floor_s) */
   /* what the readiness of operation k came out at (ready_k: for which k, -1: to be looked at
    * again): blocked, or ready at ready_t; only a delivery to or from the stream changes it */
   long ready_k;
@@ -80,12 +80,12 @@ typedef struct {
   int busy;
   unsigned ver;
   double left, since;
+  double num, den, cap; /* its share of the GPU (num / den: den 0, none yet) and the most it takes */
   nccl_op cur;
 } stream_state;
 
 typedef struct {
   double start, end, wake; /* wake: a look it has coming, or -1 */
-  double load;             /* the weights of its streams with an operation under way on the GPU */
   int first, n; /* its streams: st[first .. first + n) */
 } rank_state;
 
@@ -550,11 +550,14 @@ static int readiness(des *d, int s, const nccl_op *op, double *t)
 }
 
 /* The GPU time of an operation (nccl/nccl_sched.h). */
+/* The channels stream s stands for. */
+static double weight(const des *d, int s) { return d->st[s].weight > 1 ? d->st[s].weight : 1; }
+
+/* One channel's GPU seconds for an operation of stream s. */
 static double sum_time(const des *d, int s, const nccl_op *op)
 {
-  double w = d->st[s].weight > 1 ? d->st[s].weight : 1;
-  return w * nccl_op_time_nvls(&d->gpu, d->proto, op->flags, d->st[s].nrecv, d->st[s].switch_recv, d->st[s].nsend,
-                               op->n * (size_t)d->c->shape.elem);
+  return nccl_op_time_nvls(&d->gpu, d->proto, op->flags, d->st[s].nrecv, d->st[s].switch_recv, d->st[s].nsend,
+                           op->n * (size_t)d->c->shape.elem);
 }
 
 /* An operation's end: its receives taken up (the senders may fill the freed slots), its
@@ -582,37 +585,66 @@ static int apply(des *d, int r, int s, const nccl_op *op)
 }
 
 /* Operation k of stream s, with its GPU time. */
-static const nccl_op *next_op(des *d, int s, double *gpu_s)
+static const nccl_op *next_op(des *d, int s, double *gpu_s, double *cap)
 {
   stream_state *x = &d->ss[s];
   if (x->op_k != x->k) {
     d->st[s].op(d->st[s].ctx, x->k, &x->op);
-    x->op_s = sum_time(d, s, &x->op);
+    double w = weight(d, s), one = sum_time(d, s, &x->op);
+    double floor_s =
+        nccl_op_floor_s(&d->gpu, d->proto, x->op.flags, d->st[s].nsend, x->op.n * (size_t)d->c->shape.elem, &one);
+    x->op_s = w * one;
+    x->op_cap = floor_s > 0 ? x->op_s / floor_s : INFINITY;
     x->op_k = x->k;
   }
   *gpu_s = x->op_s;
+  *cap = x->op_cap;
   return &x->op;
 }
 
 /* The GPU's operations under way at rank r, shared as the host's CPU model shares them in
- * the runner (evenly, each stream standing for w channels taking w shares): each advanced
- * to now at its share of `before`, the weights under way until now, and its end moved to
- * where its share of `after` puts it (`skip` has ended and is moved no more). */
-static double weight(const des *d, int s) { return d->st[s].weight > 1 ? d->st[s].weight : 1; }
-
-static int gpu_share(des *d, int r, double before, double after, int skip)
+ * the runner: evenly, each stream standing for w channels taking w shares, but none beyond
+ * its cap (its channels' floor, nccl_op_floor_s: SimGrid's bound on an execution), what
+ * that leaves shared evenly among the rest (max-min). Each is advanced to now at the share
+ * it had, and its end moved to where its new share puts it. Shares are kept as num / den so
+ * that, with no cap, the arithmetic is the even sharing's own (w / the weights under way). */
+static int gpu_share(des *d, int r)
 {
   const rank_state *rk = &d->rk[r];
+  double room = 1, wsum = 0;
+  for (int s = rk->first; s < rk->first + rk->n; s++) {
+    stream_state *x = &d->ss[s];
+    if (!x->busy)
+      continue;
+    if (x->den > 0)
+      x->left = fmax(x->left - (d->now - x->since) * x->num / x->den, 0);
+    x->since = d->now;
+    x->den = -1; /* not shared yet */
+    wsum += weight(d, s);
+  }
+  for (int fixed = 1; fixed && wsum > 0;) { /* the capped below the even level take their caps */
+    fixed = 0;
+    for (int s = rk->first; s < rk->first + rk->n; s++) {
+      stream_state *x = &d->ss[s];
+      if (x->busy && x->den < 0 && x->cap * wsum <= room * weight(d, s)) {
+        x->num = x->cap;
+        x->den = 1;
+        room -= x->cap;
+        wsum -= weight(d, s);
+        fixed = 1;
+      }
+    }
+  }
   int rc = 0;
   for (int s = rk->first; s < rk->first + rk->n && rc == 0; s++) {
     stream_state *x = &d->ss[s];
     if (!x->busy)
       continue;
-    if (before > 0)
-      x->left = fmax(x->left - (d->now - x->since) * weight(d, s) / before, 0);
-    x->since = d->now;
-    if (s != skip)
-      rc = push(d, d->now + x->left * after / weight(d, s), EV_OP, s, ++x->ver);
+    if (x->den < 0) {
+      x->num = weight(d, s) * room;
+      x->den = wsum;
+    }
+    rc = push(d, d->now + x->left * x->den / x->num, EV_OP, s, ++x->ver);
   }
   return rc;
 }
@@ -630,8 +662,8 @@ static int rank_step(des *d, int r)
   double soonest = INFINITY;
   for (int s = rk->first; s < rk->first + rk->n && rc == 0; s++)
     while (rc == 0 && !d->ss[s].busy && d->ss[s].k < d->st[s].nops) {
-      double t, gpu_s;
-      const nccl_op *op = next_op(d, s, &gpu_s);
+      double t, gpu_s, cap;
+      const nccl_op *op = next_op(d, s, &gpu_s, &cap);
       int st = readiness(d, s, op, &t);
       if (st == LATER)
         soonest = fmin(soonest, t);
@@ -639,13 +671,13 @@ static int rank_step(des *d, int r)
         break;
       if (gpu_s > 0) {
         stream_state *x = &d->ss[s];
-        double before = rk->load;
         x->busy = 1;
         x->cur = *op;
         x->left = gpu_s;
         x->since = d->now;
-        rk->load += weight(d, s);
-        rc = gpu_share(d, r, before, rk->load, -1);
+        x->den = 0;
+        x->cap = cap;
+        rc = gpu_share(d, r);
         break;
       }
       rc = apply(d, r, s, op);
@@ -664,12 +696,8 @@ static int op_end(des *d, int s, unsigned version)
   if (!x->busy || version != x->ver)
     return 0;
   int r = d->st[s].rank;
-  rank_state *rk = &d->rk[r];
-  double before = rk->load;
-  rk->load = x->busy = 0;
-  for (int i = rk->first; i < rk->first + rk->n; i++) /* summed again: no drift from many -= */
-    rk->load += d->ss[i].busy ? weight(d, i) : 0;
-  int rc = gpu_share(d, r, before, rk->load, s);
+  x->busy = 0;
+  int rc = gpu_share(d, r);
   rc = rc ? rc : apply(d, r, s, &x->cur);
   return rc ? rc : rank_step(d, r);
 }

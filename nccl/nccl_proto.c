@@ -511,12 +511,24 @@ double nccl_start_s(const sa_compute *c, int algo, int proto)
 
 int nccl_graph_channels(int kernel_channels) { return kernel_channels > 1 ? (kernel_channels + 1) / 2 : 1; }
 
+/* One channel's LL on Hopper: a ring of NCCL's recvReduceSend steps through LL's FIFOs, 8
+ * rings of 2 blocks (16 multiprocessors, a channel each, as on a node of 16 channels) on one
+ * H100 80GB HBM3 (SXM5): 7.24 GB/s of payload a channel, 14.48 on the wire (LL's 16-byte
+ * lines of 8 data bytes); a channel alone 10.8, 32 blocks 7.05 (experiments/gpu/
+ * h100-sxm-protocols.json, ring_ll at count 8, ranks 2; the H200's 7.21). Volta, Ampere
+ * and Blackwell: not measured. */
+#define HOPPER_LL_CHANNEL_WIRE 14.48e9
+
+double nccl_channel_ll_bw(int arch) { return arch == NCCL_ARCH_HOPPER ? HOPPER_LL_CHANNEL_WIRE : 0; }
+
 void nccl_gpu_protocol_rates(sa_compute *c, int arch, int node_channels, int nodes)
 {
-  if (nodes != 1)
-    return;
   const nccl_version *v = nccl_version_default();
   int row = arch < 0 ? 0 : arch >= NCCL_NARCH ? NCCL_NARCH - 1 : arch;
+  if (c->ll_channel_bw <= 0)
+    c->ll_channel_bw = nccl_channel_ll_bw(arch);
+  if (nodes != 1)
+    return;
   if (c->ll_bw <= 0)
     c->ll_bw = 2 * v->ll_max_bw[row][0] * 1e9;
   if (c->ll128_bw <= 0)

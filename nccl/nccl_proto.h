@@ -231,6 +231,13 @@ int nccl_graph_channels(int kernel_channels);
  * links bound it. */
 void nccl_gpu_protocol_rates(sa_compute *c, int arch, int node_channels, int nodes);
 
+/* Bytes on the wire per second one channel of a GPU of generation arch moves LL's lines at,
+ * where measured (Hopper), else 0: a channel is one block of threads writing and polling
+ * its lines, whose rate does not grow with the GPU's other channels; nccl_gpu_protocol_rates
+ * sets it as ll_channel_bw where the platform gives none, at any node count (each channel's
+ * own FIFO work, not a ceiling on the node's traffic the NICs could also bind). */
+double nccl_channel_ll_bw(int arch);
+
 /* NCCL's channel count choice for an allreduce of `bytes` (topoGetAlgoInfo in
  * src/enqueue.cc): from `channels` down while each channel would get less than its threads
  * times the protocol's per-thread threshold. */

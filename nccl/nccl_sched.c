@@ -85,6 +85,18 @@ double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, i
   return t;
 }
 
+#define FLOOR_WORK 1e-3
+
+double nccl_op_floor_s(const sa_compute *c, int proto, unsigned flags, int nsend, size_t bytes, double *seconds)
+{
+  if (proto != NCCL_PROTO_LL || !(flags & NCCL_OP_SEND) || c->ll_channel_bw <= 0 || bytes == 0)
+    return 0;
+  double floor_s = nsend * (double)nccl_wire_bytes(proto, bytes) / c->ll_channel_bw;
+  if (*seconds < FLOOR_WORK * floor_s)
+    *seconds = FLOOR_WORK * floor_s;
+  return floor_s;
+}
+
 double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nrecv, int switch_recv, int nsend,
                          size_t bytes)
 {

@@ -80,4 +80,14 @@ double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, i
 double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nrecv, int switch_recv, int nsend,
                          size_t bytes);
 
+/* The least seconds one channel's operation takes however little the GPU's other channels
+ * ask of it: with LL, what it sends to each peer at ll_channel_bw (one block's writing and
+ * polling of its lines); 0 otherwise or where none is given. The runner bounds the
+ * operation's device time to its GPU seconds over this (SimGrid's bound on an execution),
+ * the models alike (a stream standing for w channels: each of them bound so). An operation
+ * with a floor and no GPU time charged otherwise (no sum, no ll_bw: across nodes) is given a
+ * thousandth of its floor as GPU time (*seconds raised to it), so that it takes its floor
+ * through the same sharing, at a share of the GPU too small to slow another. */
+double nccl_op_floor_s(const sa_compute *c, int proto, unsigned flags, int nsend, size_t bytes, double *seconds);
+
 #endif

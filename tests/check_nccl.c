@@ -247,6 +247,42 @@ START_TEST(protocol_ceilings_where_none_given)
   sa_compute n = {0};
   nccl_gpu_protocol_rates(&n, NCCL_ARCH_HOPPER, 16, 2);
   ck_assert(n.ll_bw == 0 && n.ll128_bw == 0);
+  /* a channel's own LL rate, where measured (Hopper), at any node count */
+  ck_assert_double_eq_tol(n.ll_channel_bw, 2 * 7.24e9, 1e3);
+  ck_assert_double_eq(c.ll_channel_bw, 0);
+  ck_assert_double_eq(v.ll_channel_bw, 0);
+}
+END_TEST
+
+/* One channel's LL on Hopper (nccl_channel_ll_bw: 14.48 GB/s on the wire, measured): NCCL's
+ * tree over 2 x 8 H100 at 64 KiB, LL on 16 channels (4 KiB a channel), crosses 16 hops one
+ * after the other, each at least 8 KiB of lines over a channel's rate: 9.05 us more than at
+ * 16 B, plus the links' share of the bytes, about 1.3 us (L07 measured 8.9 us more; with
+ * the GPU's LL free of the channel's rate across nodes the model added 1.1). The runner
+ * bounds each operation to its floor, the model caps its share of the GPU: the two agree. */
+START_TEST(one_channel_ll_rate_on_hopper)
+{
+  static const char *const mode[] = {"sim", "model"}, *const key[] = {"time_s", "model_time_s"};
+  cli_result r[2];
+  double t[2][2];
+  for (int k = 0; k < 2; k++) {
+    char line[256];
+    snprintf(line, sizeof line,
+             "--platform hgx-h100-rails --nodes 2 --algo nccl-tree --proto LL --timing nccl-tests --sizes 16,64K "
+             "--mode %s",
+             mode[k]);
+    r[k] = cli_run(line, 1);
+    ck_assert_msg(r[k].status == 0, "%s", r[k].err);
+    for (int i = 0; i < 2; i++)
+      t[k][i] = cli_num(cli_point(&r[k], i), key[k]);
+    cli_result_free(&r[k]);
+  }
+  for (int i = 0; i < 2; i++)
+    ck_assert_msg(fabs(t[1][i] - t[0][i]) <= 0.01 * t[0][i], "point %d: model %g us, simulation %g us", i,
+                  t[1][i] * 1e6, t[0][i] * 1e6);
+  double floor = 16 * 2 * 4096.0 / nccl_channel_ll_bw(NCCL_ARCH_HOPPER), grow = t[0][1] - t[0][0];
+  ck_assert_msg(grow >= floor && grow <= floor + 2e-6, "64 KiB took %g us more than 16 B, the floors %g", grow * 1e6,
+                floor * 1e6);
 }
 END_TEST
 
@@ -311,7 +347,7 @@ int main(void)
   CHECK_LOOP_CASE(s, "verify", 120, nccl_algorithms_verify, NSHAPES);
   CHECK_CASE(s, "pipeline", 120, ring_cut_keeps_its_ends, long_ring_model_follows_the_whole_replay,
              one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks, dgx1_quad_rings_use_every_link,
-             nvswitch_channels_as_nccls_search, protocol_ceilings_where_none_given);
+             nvswitch_channels_as_nccls_search, protocol_ceilings_where_none_given, one_channel_ll_rate_on_hopper);
   CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
   return check_run(s);
 }

@@ -101,7 +101,8 @@ static const struct {
  * come from: `call` an NCCL 2.2x allreduce on one rank, out of place, batched back to back
  * (the median of its sizes up to 64 KiB: 5.83 us on the H100, 7.07 on the H200); `steps` a
  * ring of 2 or 8 multiprocessors handing NCCL's steps on, time per step against its size,
- * whose fixed part beyond LL's (the lesser of the two rings) is a step's floor: on the H100
+ * whose fixed part beyond LL's (the lesser of the two rings) is a step's floor, LL's own (the
+ * lesser) the floor of any hop (0.548 us on the H100, 0.422 on the H200): on the H100
  * LL 0.55 / 0.59 us, LL128 1.06 / 0.90, Simple 2.14 / 2.12; on the H200 LL 0.42 / 0.52,
  * LL128 0.96 / 0.94, Simple 2.00 / 2.10. NCCL's own per-hop figures on NVLink
  * (src/graph/tuning.cc hwLat at v2.26.2-1: 0.6, 1.9, 3.4 us) lie above each. One H100 80GB
@@ -111,23 +112,27 @@ static const struct {
   topo_floors f;
   const char *call, *steps;
 } floors[] = {
-    {"hgx-h100", {.launch = 5.83e-6, .ll128_lat = 0.898e-6 - 0.585e-6, .simple_lat = 2.118e-6 - 0.585e-6},
-     "experiments/gpu/h100-sxm-nccl1.json", "experiments/gpu/h100-sxm-steps.json"},
-    {"hgx-h200", {.launch = 7.073e-6, .ll128_lat = 0.942e-6 - 0.522e-6, .simple_lat = 1.997e-6 - 0.422e-6},
-     "experiments/gpu/h200-nccl1.json", "experiments/gpu/h200-steps.json"},
+    {"hgx-h100",
+     {.launch = 5.83e-6, .ll_lat = 0.548e-6, .ll128_lat = 0.898e-6 - 0.585e-6, .simple_lat = 2.118e-6 - 0.585e-6},
+     "experiments/gpu/h100-sxm-nccl1.json",
+     "experiments/gpu/h100-sxm-steps.json"},
+    {"hgx-h200",
+     {.launch = 7.073e-6, .ll_lat = 0.422e-6, .ll128_lat = 0.942e-6 - 0.522e-6, .simple_lat = 1.997e-6 - 0.422e-6},
+     "experiments/gpu/h200-nccl1.json",
+     "experiments/gpu/h200-steps.json"},
 };
 
 /* NVLS's copies, from simcalib's fit of a log where NCCL ran NVLS tree (platform
  * --from-nccl-tests LOG --nodes 2, its default): L07, 2 x 8 H100 SXM, NCCL 2.26.2 (a cluster
  * of its own: tests/data/measured/README.md). The fit of L09, another cluster of 2 x 8 H100,
- * gives 579 GB/s, 2.3% below. 39% of the device's copy rate: NCCL 2.26.2's NVLS tree gives
+ * gives 579 GB/s, 4.6% below. 40% of the device's copy rate: NCCL 2.26.2's NVLS tree gives
  * its copies 11 to 15 of a channel's 20 warps (src/device/all_reduce.h), each with its loads
  * in flight, not the whole GPU a copy kernel has (tests/check_cluster_fit.c refits it). */
 static const struct {
   const char *preset, *log;
   double bw;
 } nvls_copies[] = {
-    {"hgx-h100", "tests/data/measured/L07_hgx_h100_2node16_nccl2262_xpmem.log", 592.344e9},
+    {"hgx-h100", "tests/data/measured/L07_hgx_h100_2node16_nccl2262_xpmem.log", 606.901e9},
 };
 
 double topo_preset_nvls_copy(const topo_preset *p, const char **log)

@@ -61,6 +61,7 @@ double topo_preset_nvls_copy(const topo_preset *p, const char **log);
  * at these or above: below, the times it matches are matched for another reason. */
 typedef struct {
   double launch;     /* an NCCL allreduce call, back to back on one GPU (launch_lat) */
+  double ll_lat;     /* a step of LL, as the multiprocessors hand it on: the least of any hop */
   double ll128_lat;  /* a step of LL128 beyond one of LL, as the multiprocessors hand it on */
   double simple_lat; /* a step of Simple beyond one of LL */
 } topo_floors;
