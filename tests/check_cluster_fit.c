@@ -180,22 +180,6 @@ START_TEST(another_algorithm_on_the_same_cluster)
 }
 END_TEST
 
-/* The hgx-h100 preset's NVLS copies are what the fit of L07 (another cluster than L09's)
- * puts them at, from the GPU's copy rate: each fact in one place. */
-START_TEST(preset_nvls_copies_are_l07s_fit)
-{
-  const char *log = NULL;
-  double want = topo_preset_nvls_copy(topo_preset_find("hgx-h100"), &log), got = 0;
-  ck_assert_ptr_nonnull(log);
-  char *table = fit(log, 2, "", "l07");
-  const char *at = strstr(table, "NVLS's copies ");
-  ck_assert_msg(at && sscanf(at, "NVLS's copies %lf GB/s", &got) == 1, "%s", table);
-  ck_assert_msg(fabs(got * 1e9 - want) <= 1e-5 * want, "fit of %s: NVLS's copies %g GB/s, the preset's %g", log, got,
-                want / 1e9);
-  free(table);
-}
-END_TEST
-
 START_TEST(held_out_sizes_are_predicted)
 {
   /* every other size of L12 (from 1 MiB, where it starts) fitted, the others predicted */
@@ -293,7 +277,8 @@ END_TEST
  * beyond LL's, below anything an H100 does. Every figure stays at or above what an H100 was
  * measured to take (topo_preset_floors), the links' latency no lower than an LL step over a
  * hop's two links and below the server's (what 25 us across 16 hops leaves: 0.6 us a link at
- * most); a figure at its floor is said so. */
+ * most); a figure at its floor is said so. And the hgx-h100 preset's NVLS copies are what this
+ * fit of L07 (another cluster than L09's) puts them at: each fact in one place. */
 START_TEST(nccl_figures_stop_at_the_gpus_floors)
 {
   cli_result r = cli_simcalib("import nccl-tests %s -o %s/m.json", LOGS "L07_hgx_h100_2node16_nccl2262_xpmem.log", dir);
@@ -320,6 +305,12 @@ START_TEST(nccl_figures_stop_at_the_gpus_floors)
   }
   ck_assert_msg(!(launch <= 1.01 * least.launch) || said_launch, "start %g s at its floor, not said", launch);
   ck_assert_msg(!(lat <= 1.01 * least.ll_lat / 2) || said_lat, "links' latency %g s at its floor, not said", lat);
+  const char *log = NULL, *at = strstr(r.out, "NVLS's copies ");
+  double want = topo_preset_nvls_copy(topo_preset_find("hgx-h100"), &log), got = 0;
+  ck_assert_msg(log && strstr(log, "L07_"), "%s", log ? log : "no log");
+  ck_assert_msg(at && sscanf(at, "NVLS's copies %lf GB/s", &got) == 1, "%s", r.out);
+  ck_assert_msg(fabs(got * 1e9 - want) <= 1e-5 * want, "fit of L07: NVLS's copies %g GB/s, the preset's %g", got,
+                want / 1e9);
   /* and the time put on its Simple steps instead, far beyond NCCL's own 2.8 us, is said */
   ck_assert_msg(simple > 2 * 2.8e-6, "Simple step %g s", simple);
   ck_assert_ptr_nonnull(strstr(r.out, "# far above: a step of Simple on a GPU's hops at"));
@@ -595,11 +586,10 @@ int main(void)
   /* a fit of NCCL's ring to L12 takes 43 s on a 2-core machine, three times that under the
    * sanitizers: a bound on a hang, not on speed */
   CHECK_CASE_FIXTURE(s, "nccl-tests logs", 400, setup, teardown, self_consistency_on_real_logs,
-                     another_algorithm_on_the_same_cluster, preset_nvls_copies_are_l07s_fit,
-                     held_out_sizes_are_predicted, a_slow_nic_behind_pcie, fit_file_and_platform_from_it,
-                     every_figure_within_the_hardware, nccl_figures_stop_at_the_gpus_floors,
-                     validate_takes_an_imported_run, bad_input_exits_2, the_fit_is_the_same_in_one_process_or_many,
-                     a_fabric_past_the_log_is_said, what_nccl_ran_is_fitted, what_nccl_ran_is_run_on_the_platform,
-                     an_unversioned_log_is_dated_by_its_info_lines);
+                     another_algorithm_on_the_same_cluster, held_out_sizes_are_predicted, a_slow_nic_behind_pcie,
+                     fit_file_and_platform_from_it, every_figure_within_the_hardware,
+                     nccl_figures_stop_at_the_gpus_floors, validate_takes_an_imported_run, bad_input_exits_2,
+                     the_fit_is_the_same_in_one_process_or_many, a_fabric_past_the_log_is_said, what_nccl_ran_is_fitted,
+                     what_nccl_ran_is_run_on_the_platform, an_unversioned_log_is_dated_by_its_info_lines);
   return check_run(s);
 }
