@@ -322,13 +322,13 @@ int fit_cnic_unseen(const fit_crun *runs, int nruns)
   return 1;
 }
 
-/* Whether parameter i is one of a protocol's (NCCL's algorithms), or NVLS's, that no used
- * point runs, or the NICs' where the runs cannot tell their rate: nothing to fit it to. */
 /* A figure that starts at its upper bound (the GPU links' latency at the server's, the most
  * a fit puts it at) starts this far below it: the Jacobian's forward differences (FD_STEP of
  * its log) would not see it move above, and it would stay where it began. */
 #define START_BELOW 0.9
 
+/* Whether parameter i is one of a protocol's (NCCL's algorithms), or NVLS's, that no used
+ * point runs, or the NICs' where the runs cannot tell their rate: nothing to fit it to. */
 int fit_cparam_unused(const fit_cfit *f, int i, const fit_crun *runs, int nruns)
 {
   if (i == FIT_P_NIC_BW)

@@ -80,7 +80,7 @@ typedef struct {
   int busy;
   unsigned ver;
   double left, since;
-  double num, den, cap; /* its share of the GPU (num / den: den 0, none yet) and the most it takes */
+  double num, den; /* its share of the GPU (num / den: den 0, none yet), at most op_cap */
   nccl_op cur;
 } stream_state;
 
@@ -549,11 +549,10 @@ static int readiness(des *d, int s, const nccl_op *op, double *t)
   return x->blocked ? BLOCKED : *t <= d->now ? READY : LATER;
 }
 
-/* The GPU time of an operation (nccl/nccl_sched.h). */
 /* The channels stream s stands for. */
 static double weight(const des *d, int s) { return d->st[s].weight > 1 ? d->st[s].weight : 1; }
 
-/* One channel's GPU seconds for an operation of stream s. */
+/* One channel's GPU time for an operation of stream s (nccl/nccl_sched.h). */
 static double sum_time(const des *d, int s, const nccl_op *op)
 {
   return nccl_op_time_nvls(&d->gpu, d->proto, op->flags, d->st[s].nrecv, d->st[s].switch_recv, d->st[s].nsend,
@@ -585,7 +584,7 @@ static int apply(des *d, int r, int s, const nccl_op *op)
 }
 
 /* Operation k of stream s, with its GPU time. */
-static const nccl_op *next_op(des *d, int s, double *gpu_s, double *cap)
+static const nccl_op *next_op(des *d, int s, double *gpu_s)
 {
   stream_state *x = &d->ss[s];
   if (x->op_k != x->k) {
@@ -598,7 +597,6 @@ static const nccl_op *next_op(des *d, int s, double *gpu_s, double *cap)
     x->op_k = x->k;
   }
   *gpu_s = x->op_s;
-  *cap = x->op_cap;
   return &x->op;
 }
 
@@ -626,10 +624,10 @@ static int gpu_share(des *d, int r)
     fixed = 0;
     for (int s = rk->first; s < rk->first + rk->n; s++) {
       stream_state *x = &d->ss[s];
-      if (x->busy && x->den < 0 && x->cap * wsum <= room * weight(d, s)) {
-        x->num = x->cap;
+      if (x->busy && x->den < 0 && x->op_cap * wsum <= room * weight(d, s)) {
+        x->num = x->op_cap;
         x->den = 1;
-        room -= x->cap;
+        room -= x->op_cap;
         wsum -= weight(d, s);
         fixed = 1;
       }
@@ -662,8 +660,8 @@ static int rank_step(des *d, int r)
   double soonest = INFINITY;
   for (int s = rk->first; s < rk->first + rk->n && rc == 0; s++)
     while (rc == 0 && !d->ss[s].busy && d->ss[s].k < d->st[s].nops) {
-      double t, gpu_s, cap;
-      const nccl_op *op = next_op(d, s, &gpu_s, &cap);
+      double t, gpu_s;
+      const nccl_op *op = next_op(d, s, &gpu_s);
       int st = readiness(d, s, op, &t);
       if (st == LATER)
         soonest = fmin(soonest, t);
@@ -675,8 +673,7 @@ static int rank_step(des *d, int r)
         x->cur = *op;
         x->left = gpu_s;
         x->since = d->now;
-        x->den = 0;
-        x->cap = cap;
+        x->den = 0; /* its cap is op_cap: next_op is not asked again while it is busy */
         rc = gpu_share(d, r);
         break;
       }
