@@ -185,5 +185,5 @@ int ar_nccl_comm_nvlink(const ar_nccl_comm *t, int a, int b)
 double ar_nccl_comm_extra(const ar_nccl_comm *t, const sa_compute *c, int a, int b, int algo, int proto)
 {
   int hw = a / t->rpn != b / t->rpn ? NCCL_HW_NET : ar_nccl_comm_nvlink(t, a, b) ? NCCL_HW_NVLINK : NCCL_HW_PCI;
-  return nccl_hop_s(c, hw, algo, proto);
+  return nccl_step_s(c, hw, algo, proto, t->nodes);
 }

@@ -133,5 +133,8 @@ void sa_compute_describe(const sa_compute *c, unsigned parts, char *buf, size_t 
   if (c->nvls_bw > 0)
     n = append(buf, len, n, ", NVLS %.6g GB/s", c->nvls_bw / 1e9);
   if (c->nvls_copy_bw > 0)
-    append(buf, len, n, ", NVLS's copies %.6g GB/s", c->nvls_copy_bw / 1e9);
+    n = append(buf, len, n, ", NVLS's copies %.6g GB/s", c->nvls_copy_bw / 1e9);
+  if (c->proxy_lat > 0 || c->proxy_simple_lat > 0)
+    append(buf, len, n, ", a ring's step across nodes at least LL/LL128 %.6g us, Simple %.6g us", c->proxy_lat * 1e6,
+           c->proxy_simple_lat * 1e6);
 }

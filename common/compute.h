@@ -30,7 +30,9 @@ typedef enum {
   X(mstopk_b, SA_PROP_PER_UNIT, "seconds per input byte of an MSTopK selection")                                       \
   X(scatter_a, SA_PROP_TIME, "fixed seconds per scatter-add")                                                          \
   X(scatter_b, SA_PROP_PER_UNIT, "seconds per (value, index) pair scatter-added")                                      \
-  X(launch_lat, SA_PROP_TIME, "seconds one of NCCL's collectives takes to start (none: NCCL's base latency)")          \
+  X(launch_lat, SA_PROP_TIME,                                                                                          \
+    "seconds NCCL's ring with LL takes to start, the other algorithms and protocols NCCL's own differences later "     \
+    "(none: NCCL's base latencies)")                                                                                   \
   X(ll_bw, SA_PROP_RATE,                                                                                               \
     "bytes on the wire per second a GPU writes with NCCL's LL protocol, every channel together (none: NCCL's ceiling " \
     "on one node)")                                                                                                    \
@@ -49,7 +51,13 @@ typedef enum {
     "of NVLS)")                                                                                                        \
   X(nvls_copy_bw, SA_PROP_RATE,                                                                                        \
     "bytes per second NCCL's NVLS kernels copy between the user's buffers and the switch's, every channel together "   \
-    "(their scatter and gather warps; none: the device's copy rate)")
+    "(their scatter and gather warps; none: the device's copy rate)")                                                  \
+  X(proxy_lat, SA_PROP_TIME,                                                                                           \
+    "seconds a step of NCCL's ring with LL or LL128 takes at least on each hop beyond its route, where the ring "      \
+    "spans nodes (the network proxy's progress; none: no such floor)")                                                 \
+  X(proxy_simple_lat, SA_PROP_TIME,                                                                                    \
+    "seconds a step of NCCL's ring with Simple takes at least on each hop beyond its route, where the ring spans "     \
+    "nodes (none: no such floor)")
 
 typedef struct {
 #define SA_COMPUTE_FIELD(name, kind, what) double name;

@@ -198,18 +198,15 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
                links[k].what, now / 1e9, 100 * now / was, was / 1e9, c->preset->name,
                fit_cruns_run(c->runs, c->nruns, NCCL_ALGO_NVLS_TREE, 1) ? " (NVLS tree's pipeline below 1 GiB: docs/nccl-tests.md)" : "");
   }
-  /* NCCL's start far above what NCCL's own model gives a collective's start (its tuning's
-   * largest baseLat): no bound holds it, since a launch, host work and the first steps all
+  /* NCCL's start far above what NCCL's own model gives the start it stands for (a ring's with
+   * LL: nccl_start_s): no bound holds it, since a launch, host work and the first steps all
    * add to it, but so much more is time the model misses at small sizes, put there */
-  double own = 0;
-  for (int a = 0; nccl && a <= NCCL_ALGO_RING; a++)
-    for (int p = 0; p < NCCL_NPROTO; p++)
-      own = fmax(own, f->nccl_version->base_lat[a][p] * 1e-6);
+  double own = nccl ? nccl_launch_s(NCCL_ALGO_RING, NCCL_PROTO_LL) : 0;
   if (nccl && f->free[FIT_P_LAUNCH] && own > 0 && f->compute.launch_lat > FIT_FAR_ABOVE * own)
     snprintf(c->above, sizeof c->above,
-             "NCCL's start at %.3g us, %.1f times NCCL's own %.3g (%s's largest baseLat): time the model misses at the "
-             "small sizes put on it (LL128's steps: docs/nccl.md, Slices back to back)\n",
-             f->compute.launch_lat * 1e6, f->compute.launch_lat / own, own * 1e6, f->nccl_version->name);
+             "NCCL's start (a ring's with LL) at %.3g us, %.1f times NCCL's own %.3g (%s's baseLat): time the model "
+             "misses at the small sizes put on it (LL128's steps: docs/nccl.md, Slices back to back)\n",
+             f->compute.launch_lat * 1e6, f->compute.launch_lat / own, own * 1e6, nccl_version_default()->name);
   /* a step on the GPU's own hops far beyond what NCCL's tuning gives it over LL's (hwLat's
    * NVLink row, the extra that stands when the platform gives none) */
   for (int proto = NCCL_PROTO_LL128; nccl && proto <= NCCL_PROTO_SIMPLE; proto++) {
@@ -246,6 +243,14 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
                "slower than NVLink hops make them (time the model misses put on them: the network's, or a choice "
                "not NCCL's own)\n",
                c->preset->name, f->hi[i] * 1e6);
+      continue;
+    }
+    if (i == FIT_P_PROXY || i == FIT_P_PROXY_SIMPLE) {
+      snprintf(c->bounds + n, sizeof c->bounds - n,
+               "a step of %s on a ring across nodes at %.3g us, what NCCL's model gives a whole step across the "
+               "network (hwLat): the log's ring is slower than its proxy's pace makes it (time the model misses put "
+               "on its steps)\n",
+               i == FIT_P_PROXY ? "LL or LL128" : "Simple", f->hi[i] * 1e6);
       continue;
     }
     const char *what = i == FIT_P_NIC_BW      ? "each NIC at its line rate"
@@ -370,6 +375,16 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
     f->free[i] = single > 0 || (i != FIT_P_LL && i != FIT_P_LL128 && i != FIT_P_SIMPLE);
   if (!single)
     f->compute.ll_bw = f->compute.ll128_bw = f->compute.simple_bw = 0;
+  /* a ring across nodes: the least its steps take, the proxy's (nccl_step_s), from NCCL's own
+   * figure for an AMD host (tuning.cc getNetOverhead at v2.26.2: 2 us, three times it for
+   * Simple; an Intel host's 1 us lies below NCCL's LL128 step on NVLink, where a floor would not
+   * show), at most what NCCL's model gives a whole step across the network (hwLat's NET row) */
+  for (int i = FIT_P_PROXY; i <= FIT_P_PROXY_SIMPLE; i++) {
+    int proto = i == FIT_P_PROXY ? NCCL_PROTO_LL128 : NCCL_PROTO_SIMPLE;
+    *fit_cfit_param(f, i) = 2e-6 * (proto == NCCL_PROTO_SIMPLE ? 3 : 1);
+    f->hi[i] = 1e-6 * f->nccl_version->hw_lat[NCCL_HW_NET][NCCL_ALGO_RING][proto];
+    f->free[i] = multi > 0;
+  }
   char algos[64], protos[64];
   nccl_env_format(NCCL_ENV_ALGO, f->nccl_algos, algos, sizeof algos);
   nccl_env_format(NCCL_ENV_PROTO, f->nccl_protos, protos, sizeof protos);
@@ -494,6 +509,17 @@ static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluste
                                                                     * stays, and the server's copies */
     f->compute.nvls_bw = 0;
     f->compute.nvls_copy_bw = topo_preset_nvls_copy(c->preset, NULL);
+  }
+  if (rc == 0 && cost_is_nccl(f->algo) &&
+      (!f->free[FIT_P_PROXY] || fit_cparam_unused(f, FIT_P_PROXY, c->runs, c->nruns)) &&
+      (!f->free[FIT_P_PROXY_SIMPLE] || fit_cparam_unused(f, FIT_P_PROXY_SIMPLE, c->runs, c->nruns))) {
+    char ll[32], simple[32];
+    snprintf(ll, sizeof ll, "%.3g", f->compute.proxy_lat * 1e6);
+    snprintf(simple, sizeof simple, "%.3g", f->compute.proxy_simple_lat * 1e6);
+    note(c,
+         "a ring's step across nodes: at least NCCL's own figure for an AMD host, %s us (Simple %s), not fitted: no "
+         "ring across nodes among the fitted sizes (L12's fit, 2 x 8 H100: 2.2 us)\n",
+         ll, simple);
   }
   int given = o->nic_bw > 0 && multi, unseen = f->free[FIT_P_NIC_BW] && fit_cnic_unseen(c->runs, c->nruns);
   if (rc == 0 && (given || unseen)) { /* the NICs held, and why */
@@ -644,10 +670,10 @@ void fit_cluster_free(fit_cluster *c)
   memset(c, 0, sizeof *c);
 }
 
-static const char *const pnames[FIT_NPARAM] = {"gpu_bw_Bps",      "gpu_lat_s",      "nic_bw_Bps",     "nic_lat_s",
-                                               "ramp_half_bytes", "ramp_steepness", "ramp_latency_x", "launch_lat",
-                                               "ll_bw",           "ll128_bw",       "simple_bw",      "ll128_lat",
-                                               "simple_lat",      "nvls_bw",        "nvls_copy_bw"};
+static const char *const pnames[FIT_NPARAM] = {
+    "gpu_bw_Bps",     "gpu_lat_s",  "nic_bw_Bps",   "nic_lat_s", "ramp_half_bytes", "ramp_steepness",
+    "ramp_latency_x", "launch_lat", "ll_bw",        "ll128_bw",  "simple_bw",       "ll128_lat",
+    "simple_lat",     "nvls_bw",    "nvls_copy_bw", "proxy_lat", "proxy_simple_lat"};
 
 /* Each line of text, behind a prefix. */
 static void lines(FILE *f, const char *prefix, const char *text)

@@ -30,16 +30,18 @@ double *fit_cfit_param(fit_cfit *f, int i)
                            &f->compute.ll128_lat,
                            &f->compute.simple_lat,
                            &f->compute.nvls_bw,
-                           &f->compute.nvls_copy_bw};
+                           &f->compute.nvls_copy_bw,
+                           &f->compute.proxy_lat,
+                           &f->compute.proxy_simple_lat};
   return p[i];
 }
 
 int fit_cparam_proto(int i)
 {
-  return i == FIT_P_LL                                 ? COST_NCCL_LL
-         : i == FIT_P_LL128 || i == FIT_P_LL128_LAT   ? COST_NCCL_LL128
-         : i == FIT_P_SIMPLE || i == FIT_P_SIMPLE_LAT ? COST_NCCL_SIMPLE
-                                                      : -1;
+  return i == FIT_P_LL                                                           ? COST_NCCL_LL
+         : i == FIT_P_LL128 || i == FIT_P_LL128_LAT || i == FIT_P_PROXY          ? COST_NCCL_LL128
+         : i == FIT_P_SIMPLE || i == FIT_P_SIMPLE_LAT || i == FIT_P_PROXY_SIMPLE ? COST_NCCL_SIMPLE
+                                                                                 : -1;
 }
 
 /* Whether a point NCCL runs with protocol proto (-1: not one of NCCL's algorithms) reads
@@ -49,7 +51,7 @@ int fit_cparam_proto(int i)
 static int reads(int i, int proto)
 {
   int own = fit_cparam_proto(i);
-  return own < 0 || proto < 0 || proto == own;
+  return own < 0 || proto < 0 || proto == own || (i == FIT_P_PROXY && proto == COST_NCCL_LL); /* LL's and LL128's */
 }
 
 typedef struct {

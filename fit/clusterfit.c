@@ -335,6 +335,15 @@ int fit_cparam_unused(const fit_cfit *f, int i, const fit_crun *runs, int nruns)
     return fit_cnic_unseen(runs, nruns);
   if (i == FIT_P_NVLS || i == FIT_P_NVLS_COPY)
     return !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS, 1) && !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS_TREE, 1);
+  if (i == FIT_P_PROXY || i == FIT_P_PROXY_SIMPLE) { /* read by a ring's steps across nodes alone */
+    for (int r = 0; r < nruns; r++)
+      for (int k = 0; runs[r].nodes > 1 && k < runs[r].n; k++) {
+        const fit_cpoint *p = &runs[r].pt[k];
+        if (p->used && p->algo == NCCL_ALGO_RING && (p->proto == COST_NCCL_SIMPLE) == (i == FIT_P_PROXY_SIMPLE))
+          return 0;
+      }
+    return 1;
+  }
   /* NCCL's LL steps are the GPU links' latency and nothing more: only they tell it from the
    * other protocols' steps and NCCL's start (L09, from 1 MiB, put it at 3.2 us from Simple's) */
   int proto = i == FIT_P_GPU_LAT && cost_is_nccl(f->algo) ? COST_NCCL_LL : fit_cparam_proto(i);

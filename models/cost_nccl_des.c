@@ -840,7 +840,7 @@ static int connect(des *d, int algo)
     x->from = se[i].from;
     x->to = se[i].to;
     int hw = rc ? NCCL_HW_NET : hop_class(d->c, t, x->from, x->to);
-    x->extra = rc ? 0 : nccl_hop_s(&d->c->net->compute, hw, algo, d->proto);
+    x->extra = rc ? 0 : nccl_step_s(&d->c->net->compute, hw, algo, d->proto, d->c->shape.nodes);
     x->per_wire = hw == NCCL_HW_NVLINK ? nccl_nvlink_per_wire(arch, d->st[x->ss].nvlink_scale) : 1; /* as nccl_pipe.c */
     d->ss[x->ss].sc[x->sj] = d->ss[x->rs].rc[x->rj] = i;
   }

@@ -504,9 +504,16 @@ double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto)
   return v > 0 ? v : nccl_hop_extra_s(hw, algo, proto);
 }
 
+double nccl_step_s(const sa_compute *c, int hw, int algo, int proto, int nodes)
+{
+  double v = nccl_hop_s(c, hw, algo, proto), proxy = proto == NCCL_PROTO_SIMPLE ? c->proxy_simple_lat : c->proxy_lat;
+  return algo == NCCL_ALGO_RING && nodes > 1 && proxy > v ? proxy : v;
+}
+
 double nccl_start_s(const sa_compute *c, int algo, int proto)
 {
-  return c->launch_lat > 0 ? c->launch_lat : nccl_launch_s(algo, proto);
+  double own = nccl_launch_s(algo, proto);
+  return c->launch_lat > 0 ? c->launch_lat + own - nccl_launch_s(NCCL_ALGO_RING, NCCL_PROTO_LL) : own;
 }
 
 int nccl_graph_channels(int kernel_channels) { return kernel_channels > 1 ? (kernel_channels + 1) / 2 : 1; }

@@ -203,12 +203,27 @@ double nccl_hop_extra_s(int hw, int algo, int proto);
  * of a ring at LL128 said nothing of it, and its one figure for every hop had made NVLS
  * tree's Simple steps across nodes 11 us shorter each. */
 double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto);
+/* A step's time on a hop beyond its route's latency as NCCL's `algo` runs it over `nodes`
+ * nodes: nccl_hop_s, and on a ring that spans nodes at least the network proxy's part of a
+ * step (the compute properties proxy_lat, for LL and LL128, and proxy_simple_lat; 0: none).
+ * NCCL's own model holds every step of a ring across nodes to its proxy's overhead
+ * (src/graph/tuning.cc ncclTopoTuneModel at v2.26.2: "Inter-node rings still have to launch
+ * nsteps * net overhead", intraLat = max(intraLat, netOverhead), 1 us on an Intel host, 2 on
+ * an AMD one, three times that for Simple): each rank's step waits on its predecessor's, so
+ * the proxy's pace, where a step crosses the network, is every step's. Trees are not held to
+ * it (NCCL's model neither), nor one node. */
+double nccl_step_s(const sa_compute *c, int hw, int algo, int proto, int nodes);
 double nccl_launch_s(int algo, int proto);
 
 /* The seconds a collective of NCCL's `algo` with `proto` takes to start on hosts of compute
- * properties c: launch_lat when the platform gives it, else NCCL's base latency (for NVLS
- * and NVLS tree, whose base is 0, their NVLink latency: NCCL's whole latency of NVLS on one
- * node, 25 us). */
+ * properties c: NCCL's base latency (for NVLS and NVLS tree, whose base is 0, their NVLink
+ * latency: NCCL's whole latency of NVLS on one node, 25 us); where the platform gives
+ * launch_lat, that is the start of a ring with LL (NCCL's lightest: its base latency, 6.6 us
+ * at v2.26.2, is a launch; one H100 measured 5.83 us a call) and the others start NCCL's own
+ * difference from it later (LL128 7.4 us, NVLS tree 18.4): a start fitted to a log of one
+ * algorithm carries to the others as NCCL's model says they differ. Taken whole for every
+ * algorithm, a ring's fit of L12 started NVLS tree 12 us before L09 shows it (the same cluster),
+ * and their two fits put the launch at 40 and 30 us; so, at 19 and 27. */
 double nccl_start_s(const sa_compute *c, int algo, int proto);
 
 /* The channels of the search's graph behind kernel_channels of NCCL's kernels: half,

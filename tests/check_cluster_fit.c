@@ -152,13 +152,13 @@ END_TEST
 /* One cluster, two algorithms: gj-aion's 2 x 8 H100 ran NCCL's default (L09: NVLS tree
  * from 1 MiB) and NCCL_ALGO=Ring (L12). NVLS tree's plateau is NVLS's (its switch and its
  * copy warps), so its fit keeps the NICs at the server's line rate and says so, fits the
- * copies, and meets L09, measured: median |error| 1.55%, max 10.4% (3.95% and 10.7% with the
- * copies at the GPU's whole copy rate). NCCL's ring on that platform then meets L12 where
- * Simple runs (from 256 MiB: the NICs and Simple's steps), measured within 2.2% (39% slow at
- * the median while the fit put the NICs at 63% of their line rate). Below, at the LL128
- * sizes, it is 8% to 19% fast: the model's LL128 ring lacks that time on these nodes, which
- * L12's own fit puts in NCCL's start and L09's had put there too (53 us) while its copies
- * ran at the GPU's whole copy rate. */
+ * copies, and meets L09, measured: median |error| 2.22%, max 9.05%. NCCL's ring on that
+ * platform then meets L12 from 1 MiB, measured: median 2.34%, max 14.8% (at 128 MiB), the
+ * issue's bounds (5% and 15%): the fitted start is a ring's with LL, NVLS tree's NCCL's 18.4
+ * us later, and the ring's steps across nodes wait on the proxy at NCCL's AMD figure, which
+ * L09 runs no ring to fit (2 us; L12's own fit comes to 2.15). While a fitted start was every
+ * algorithm's whole and no step waited on the proxy, the LL128 sizes were 8% to 19% fast
+ * (10.5% at the median; 39% slow while the fit put the NICs at 63% of their line rate). */
 START_TEST(another_algorithm_on_the_same_cluster)
 {
   double e[64];
@@ -171,12 +171,15 @@ START_TEST(another_algorithm_on_the_same_cluster)
   ck_assert_msg(strstr(table, "NVLS's copies "), "%s", table);
   free(table);
   errors("l09", "", "nccl", &t9, NULL, 0, e, &n);
-  within("L09's fit of itself", e, n, 0.03, 0.11);
+  within("L09's fit of itself", e, n, 0.03, 0.10);
   for (int i = 0; i < t.n; i++)
     simple[i] = t.bytes[i] >= 256.0 * (1 << 20);
   errors("l09", "", "nccl-ring", &t, simple, 0, e, &n);
   ck_assert_int_eq(n, 6);
   within("L09's fit, NCCL's ring, against L12 where Simple runs", e, n, 0.03, 0.05);
+  errors("l09", "", "nccl-ring", &t, NULL, 0, e, &n);
+  ck_assert_int_eq(n, 14);
+  within("L09's fit, NCCL's ring, against L12 from 1 MiB", e, n, 0.05, 0.15);
 }
 END_TEST
 
@@ -311,9 +314,10 @@ START_TEST(nccl_figures_stop_at_the_gpus_floors)
   ck_assert_msg(at && sscanf(at, "NVLS's copies %lf GB/s", &got) == 1, "%s", r.out);
   ck_assert_msg(fabs(got * 1e9 - want) <= 1e-5 * want, "fit of L07: NVLS's copies %g GB/s, the preset's %g", got,
                 want / 1e9);
-  /* and the time put on its Simple steps instead, far beyond NCCL's own 2.8 us, is said */
-  ck_assert_msg(simple > 2 * 2.8e-6, "Simple step %g s", simple);
-  ck_assert_ptr_nonnull(strstr(r.out, "# far above: a step of Simple on a GPU's hops at"));
+  /* and its Simple steps near NCCL's own 2.8 us: NVLS tree's start is NCCL's 18.4 us beyond a
+   * ring's (nccl_start_s), where the fit had put 8.6 us on each Simple step instead */
+  ck_assert_msg(simple < 2 * 2.8e-6, "Simple step %g s", simple);
+  ck_assert_ptr_null(strstr(r.out, "# far above: a step of Simple on a GPU's hops at"));
   cJSON_Delete(c);
   cli_result_free(&r);
 }
@@ -383,17 +387,18 @@ END_TEST
 
 /* L02 names no NCCL version, but its "Launch mode Parallel" line is printed by NCCL 2.3.5 to
  * 2.12.12 only: the fit tries the choice of each release modelled there, 2.12.12 and 2.7.5,
- * keeps 2.7.5's (median |error| 1.70% against 1.88%), writes it in the platform's cover, and
- * --algo nccl there chooses as the fit did. At 16 MiB 2.7.5 runs the ring with Simple where
- * 2.26.2 runs LL128 (at 2 MiB LL128 where 2.26.2 runs LL), so the model's times on the
- * platform equal the fit's only with the fit's release. From 1 MiB the fit then meets L02
- * with a median |error| of 2.2%, every size kept, the worst 32 MiB's 18.0% under. */
+ * keeps 2.12.12's (median |error| 1.67% against 1.75%; 2.7.5's, 1.70% against 1.88%, while a
+ * fitted start was every protocol's whole), writes it in the platform's cover, and --algo
+ * nccl there chooses as the fit did: the releases choose otherwise at some sizes (2.7.5 the
+ * ring with Simple at 16 MiB where 2.26.2 runs LL128), so the model's times on the platform
+ * equal the fit's only with the fit's release. From 1 MiB the fit then meets L02 with a
+ * median |error| of 2.1%, every size kept, the worst 8 MiB's 15.5% under. */
 START_TEST(an_unversioned_log_is_dated_by_its_info_lines)
 {
   char *table = fit(L02, 1, "", "l02dated");
   ck_assert(strstr(table, "their NCCL INFO lines date it to 2.3.5 to 2.12.12, where 2 releases are modelled; "
-                          "2.7.5-1's choice fits the logs best (median |error| over every size: 2.12.12-1 1.88%, "
-                          "2.7.5-1 1.70%)"));
+                          "2.12.12-1's choice fits the logs best (median |error| over every size: 2.12.12-1 1.67%, "
+                          "2.7.5-1 1.75%)"));
   times t = measured(L02);
   double fitted[64] = {0};
   for (const char *line = table; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {

@@ -286,6 +286,58 @@ START_TEST(one_channel_ll_rate_on_hopper)
 }
 END_TEST
 
+/* A ring across nodes waits on its network proxy (nccl_step_s): each step's time beyond its
+ * route is at least proxy_lat (LL, LL128) or proxy_simple_lat (Simple) where the ring spans
+ * nodes, and NCCL's own hop figure where that is more (a Simple step across the network,
+ * hwLat 14 us against LL's 2.7); a tree, or one node, is not held to it. L12's fit (2 x 8 H100,
+ * NCCL_ALGO=Ring) sets them, and the runner and the model, each through nccl_step_s, agree. */
+START_TEST(ring_across_nodes_waits_on_its_proxy)
+{
+  sa_compute c = {.proxy_lat = 2e-6, .proxy_simple_lat = 6e-6};
+  double ll128 = nccl_hop_s(&c, NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_LL128);
+  ck_assert_double_eq(nccl_step_s(&c, NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_LL128, 2), 2e-6);
+  ck_assert_double_eq(nccl_step_s(&c, NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 2), 6e-6);
+  ck_assert_double_eq(nccl_step_s(&c, NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_LL128, 1), ll128);
+  ck_assert_double_eq(nccl_step_s(&c, NCCL_HW_NVLINK, NCCL_ALGO_TREE, NCCL_PROTO_LL128, 2),
+                      nccl_hop_s(&c, NCCL_HW_NVLINK, NCCL_ALGO_TREE, NCCL_PROTO_LL128));
+  ck_assert_double_eq_tol(nccl_step_s(&c, NCCL_HW_NET, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 2), 11.3e-6, 1e-12);
+  sa_compute none = {0};
+  ck_assert_double_eq(nccl_step_s(&none, NCCL_HW_NVLINK, NCCL_ALGO_RING, NCCL_PROTO_LL128, 2), ll128);
+  static const char *const mode[] = {"sim", "model"}, *const key[] = {"time_s", "model_time_s"};
+  double t[2][2];
+  for (int k = 0; k < 2; k++) {
+    char line[256];
+    snprintf(line, sizeof line,
+             "--platform " PLAT "l12_nccl_ring_fit.xml --algo nccl-ring --timing nccl-tests --sizes 1M,16M --mode %s",
+             mode[k]);
+    cli_result r = cli_run(line, 1);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    for (int i = 0; i < 2; i++)
+      t[k][i] = cli_num(cli_point(&r, i), key[k]);
+    cli_result_free(&r);
+  }
+  for (int i = 0; i < 2; i++)
+    ck_assert_msg(fabs(t[1][i] - t[0][i]) <= 0.01 * t[0][i], "point %d: model %g us, simulation %g us", i,
+                  t[1][i] * 1e6, t[0][i] * 1e6);
+  /* 1 MiB, LL128: its 30 steps one after the other at least at the proxy's pace */
+  ck_assert_msg(t[0][0] >= 30 * 2.1e-6, "1 MiB in %g us", t[0][0] * 1e6);
+}
+END_TEST
+
+/* A start fitted to one algorithm carries to the others as NCCL's model has them differ
+ * (nccl_start_s): launch_lat is a ring's with LL, and NVLS tree starts 18.4 us later (its 25
+ * us against the ring's 6.6, tuning.cc v2.26.2); with none, NCCL's own. */
+START_TEST(launch_is_a_rings_with_ll)
+{
+  sa_compute c = {.launch_lat = 10e-6}, none = {0};
+  ck_assert_double_eq(nccl_start_s(&c, NCCL_ALGO_RING, NCCL_PROTO_LL), 10e-6);
+  ck_assert_double_eq_tol(nccl_start_s(&c, NCCL_ALGO_NVLS_TREE, NCCL_PROTO_SIMPLE), 28.4e-6, 1e-12);
+  ck_assert_double_eq_tol(nccl_start_s(&c, NCCL_ALGO_RING, NCCL_PROTO_LL128), 17.4e-6, 1e-12);
+  ck_assert_double_eq_tol(nccl_start_s(&none, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE), 8.4e-6, 1e-12);
+  ck_assert_double_eq_tol(nccl_start_s(&none, NCCL_ALGO_NVLS_TREE, NCCL_PROTO_SIMPLE), 25e-6, 1e-12);
+}
+END_TEST
+
 START_TEST(choice_is_reported)
 {
   cli_result r = cli_run("--platform dgx1 --algo nccl --sizes 8,1M,256M --mode sim", 1);
@@ -347,7 +399,8 @@ int main(void)
   CHECK_LOOP_CASE(s, "verify", 120, nccl_algorithms_verify, NSHAPES);
   CHECK_CASE(s, "pipeline", 120, ring_cut_keeps_its_ends, long_ring_model_follows_the_whole_replay,
              one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks, dgx1_quad_rings_use_every_link,
-             nvswitch_channels_as_nccls_search, protocol_ceilings_where_none_given, one_channel_ll_rate_on_hopper);
+             nvswitch_channels_as_nccls_search, protocol_ceilings_where_none_given, one_channel_ll_rate_on_hopper,
+             ring_across_nodes_waits_on_its_proxy, launch_is_a_rings_with_ll);
   CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
   return check_run(s);
 }
