@@ -347,10 +347,16 @@ int fit_cparam_unused(const fit_cfit *f, int i, const fit_crun *runs, int nruns)
   /* NCCL's LL steps are the GPU links' latency and nothing more: only they tell it from the
    * other protocols' steps and NCCL's start (L09, from 1 MiB, put it at 3.2 us from Simple's) */
   int proto = i == FIT_P_GPU_LAT && cost_is_nccl(f->algo) ? COST_NCCL_LL : fit_cparam_proto(i);
+  /* a ring across nodes takes the larger of a GPU's step and the proxy's (nccl_step_s): where
+   * the proxy's is fitted, its steps tell the two apart no more than their larger */
+  int proxied =
+      (i == FIT_P_LL128_LAT && f->free[FIT_P_PROXY]) || (i == FIT_P_SIMPLE_LAT && f->free[FIT_P_PROXY_SIMPLE]);
   for (int r = 0; proto >= 0 && r < nruns; r++)
-    for (int k = 0; k < runs[r].n; k++)
-      if (runs[r].pt[k].used && runs[r].pt[k].proto == proto)
+    for (int k = 0; k < runs[r].n; k++) {
+      const fit_cpoint *p = &runs[r].pt[k];
+      if (p->used && p->proto == proto && !(proxied && p->algo == NCCL_ALGO_RING && runs[r].nodes > 1))
         return 0;
+    }
   return proto >= 0;
 }
 
