@@ -44,14 +44,22 @@ int fit_cparam_proto(int i)
                                                                                  : -1;
 }
 
-/* Whether a point NCCL runs with protocol proto (-1: not one of NCCL's algorithms) reads
- * parameter i: a protocol's figures are read by its own slices only (nccl_op_time,
- * nccl_hop_s: nccl/), which NCCL's choice of protocol does not look at (cost_nccl.c); every
- * point reads the rest. */
-static int reads(int i, int proto)
+/* Whether a point of run r that NCCL runs with algorithm algo and protocol proto (-1: not one
+ * of NCCL's algorithms) reads parameter i: a protocol's figures are read by its own slices
+ * only (nccl_op_time, nccl_hop_s: nccl/), NVLS's by NVLS and NVLS tree only (their switch
+ * and copy warps: nccl_nvls_wire_scale, nccl_op_time_nvls), the proxy's by a ring across
+ * nodes only (nccl_step_s); NCCL's choice of algorithm and protocol looks at none of them
+ * (cost_nccl.c: NCCL's own figures and the layout's links). Every point reads the rest. */
+static int reads(int i, int proto, int algo, const fit_crun *r)
 {
+  if (proto < 0)
+    return 1;
+  if (i == FIT_P_NVLS || i == FIT_P_NVLS_COPY)
+    return algo == NCCL_ALGO_NVLS || algo == NCCL_ALGO_NVLS_TREE;
+  if ((i == FIT_P_PROXY || i == FIT_P_PROXY_SIMPLE) && !fit_cring_across(r, algo))
+    return 0;
   int own = fit_cparam_proto(i);
-  return own < 0 || proto < 0 || proto == own || (i == FIT_P_PROXY && proto == COST_NCCL_LL); /* LL's and LL128's */
+  return own < 0 || proto == own || (i == FIT_P_PROXY && proto == COST_NCCL_LL); /* LL's and LL128's */
 }
 
 typedef struct {
@@ -102,12 +110,13 @@ void fit_ckept_pin(fit_ckept *k)
 
 /* Point i of run r's kept evaluation that stands for one at parameters p (quick alike, every
  * figure the point read the same), or NULL. */
-static const kept_point *kept_for(const fit_ckept *k, int r, int i, const double *p, int quick)
+static const kept_point *kept_for(const fit_ckept *k, const fit_crun *runs, int r, int i, const double *p, int quick)
 {
   for (int s = 0; k && s < KEPT; s++) {
     const kept_point *e = &k->pt[KEPT * (k->first[r] + i) + s];
     int j = 0;
-    while (e->valid && e->quick == quick && j < FIT_NPARAM && (p[j] == e->p[j] || !reads(j, e->proto)))
+    while (e->valid && e->quick == quick && j < FIT_NPARAM &&
+           (p[j] == e->p[j] || !reads(j, e->proto, e->algo, &runs[r])))
       j++;
     if (j == FIT_NPARAM)
       return e;
@@ -335,7 +344,7 @@ int fit_ceval(fit_cfit *f, fit_crun *runs, int nruns, int used_only, fit_ckept *
   for (int r = 0; rc == 0 && r < nruns; r++)
     for (int i = 0; i < runs[r].n; i++) {
       fit_cpoint *pt = &runs[r].pt[i];
-      const kept_point *e = pt->used || !used_only ? kept_for(k, r, i, p, f->quick) : NULL;
+      const kept_point *e = pt->used || !used_only ? kept_for(k, runs, r, i, p, f->quick) : NULL;
       if (e) {
         pt->model_s = e->model_s;
         pt->proto = e->proto;
@@ -389,7 +398,7 @@ int fit_ceval_sets(const fit_cfit *f, fit_crun *runs, int nruns, int nsets, cons
       for (int i = 0; i < runs[r].n; i++) {
         if (!runs[r].pt[i].used)
           continue;
-        const kept_point *e = kept_for(k, r, i, pv[s], f->quick);
+        const kept_point *e = kept_for(k, runs, r, i, pv[s], f->quick);
         if (e)
           model_s[u] = e->model_s;
         else {

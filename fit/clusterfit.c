@@ -327,9 +327,7 @@ int fit_cnic_unseen(const fit_crun *runs, int nruns)
  * its log) would not see it move above, and it would stay where it began. */
 #define START_BELOW 0.9
 
-/* Whether point p of run r is a ring across nodes, whose steps the proxy's figures hold
- * (nccl_step_s). */
-static int ring_across(const fit_crun *r, const fit_cpoint *p) { return r->nodes > 1 && p->algo == NCCL_ALGO_RING; }
+int fit_cring_across(const fit_crun *r, int algo) { return r->nodes > 1 && algo == NCCL_ALGO_RING; }
 
 /* Whether parameter i is one of a protocol's (NCCL's algorithms), or NVLS's, that no used
  * point runs, or the NICs' where the runs cannot tell their rate: nothing to fit it to. */
@@ -343,7 +341,8 @@ int fit_cparam_unused(const fit_cfit *f, int i, const fit_crun *runs, int nruns)
     for (int r = 0; r < nruns; r++)
       for (int k = 0; k < runs[r].n; k++) {
         const fit_cpoint *p = &runs[r].pt[k];
-        if (p->used && ring_across(&runs[r], p) && (p->proto == COST_NCCL_SIMPLE) == (i == FIT_P_PROXY_SIMPLE))
+        if (p->used && fit_cring_across(&runs[r], p->algo) &&
+            (p->proto == COST_NCCL_SIMPLE) == (i == FIT_P_PROXY_SIMPLE))
           return 0;
       }
     return 1;
@@ -358,7 +357,7 @@ int fit_cparam_unused(const fit_cfit *f, int i, const fit_crun *runs, int nruns)
   for (int r = 0; proto >= 0 && r < nruns; r++)
     for (int k = 0; k < runs[r].n; k++) {
       const fit_cpoint *p = &runs[r].pt[k];
-      if (p->used && p->proto == proto && !(proxied && ring_across(&runs[r], p)))
+      if (p->used && p->proto == proto && !(proxied && fit_cring_across(&runs[r], p->algo)))
         return 0;
     }
   return proto >= 0;

@@ -119,6 +119,10 @@ void fit_cfit_factor(double half, double steep, double latx, sa_piecewise *bw, s
  * (NCCL_ALGO_*, as the last evaluation planned it). */
 int fit_cruns_run(const fit_crun *runs, int nruns, int algo, int used_only);
 
+/* Whether NCCL's algorithm algo (NCCL_ALGO_*) at run r is a ring across nodes, whose steps
+ * the proxy's figures hold (nccl_step_s). */
+int fit_cring_across(const fit_crun *r, int algo);
+
 /* Whether the NICs' rate is out of the runs' reach: the largest used point of every run
  * across nodes ran NVLS tree (its plateau the switch's and its copy warps', not the NICs',
  * which a ring over the same NICs reaches at their line rate: L12 against L09), or none
