@@ -115,6 +115,15 @@ echo "nccl_ring1024_model8_wall_s $(run ring1024m --platform mn1.xml --algo nccl
 "${CALIB:-bin/simcalib}" platform --preset hgx-h100 --nodes 8 -o "$TMP/hgx64.xml" >/dev/null
 echo "nccl_ring64_sweep14_wall_s $(run sweep64 --platform "$TMP/hgx64.xml" --algo nccl-ring --sizes 1M:8G \
   --timing nccl-tests --mode sim)"
+# The same sweep predicted, the ring replayed over the first nodes alone (models/cost_fold.h),
+# beside its replay over every node (SIMALLREDUCE_FOLD=0) in the same run; one run each
+folded=$(run sweep64m --platform "$TMP/hgx64.xml" --algo nccl-ring --sizes 1M:8G --timing nccl-tests --mode model)
+whole=$(
+  export SIMALLREDUCE_FOLD=0
+  run sweep64w --platform "$TMP/hgx64.xml" --algo nccl-ring --sizes 1M:8G --timing nccl-tests --mode model
+)
+echo "nccl_ring64_model14_wall_s $folded"
+echo "nccl_ring64_model14_whole_over_folded $(echo "$whole $folded" | awk '{ printf "%.2f\n", $1 / $2 }')"
 
 # NCCL's ring as its kernels run it (docs/nccl.md): 2 channels, 2 slices a chunk, synchronous
 # sends, on the 128 ranks of tencent16 at 256 MiB, beside our plain ring at the same size

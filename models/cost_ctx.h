@@ -86,6 +86,9 @@ typedef struct {
   double penalty, bound, lat, bw; /* bw: its narrowest link's, a message alone */
 } cost_route_use;
 int cost_route_use_of(const cost_ctx *c, int src, int dst, cost_route_use *u);
+/* Adds coef of a link key to u, to its use where u has the key already (a route uses a key
+ * once). Returns 0 or SA_EINVAL when u is full. */
+int cost_route_use_add(cost_route_use *u, int key, double coef);
 /* The weighted max-min rates (bytes/s) of n messages on their links, as SimGrid shares them:
  * progressive filling, every message on a saturated link at the same rate times its
  * penalty, bounded by its own bound; inactive ones (active[i] 0) take no part. load and

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "algos/algo_list.h"
+#include "cost_fold.h"
 #include "cost_nccl_layout.h"
 
 enum { EV_LAT, EV_OP, EV_WAKE, EV_POSTED, EV_DONE };
@@ -102,6 +103,8 @@ typedef struct {
   rank_state *rk;
   conn *cn;
   int nst, ncn, slots, proto;
+  int nr;         /* the ranks replayed: every rank, or a folded cluster's node (cost_fold.h) */
+  cost_fold fold; /* its images > 1: the cluster folded onto its first node */
   double now;
   event *heap;
   int nheap, capheap;
@@ -807,12 +810,12 @@ static int connect(des *d, int algo)
   cost_ctx_nccl_shape(d->c, &shape);
   int arch = shape.arch;
   ns = nr = 0;
-  for (int s = 0; s < d->nst && rc == 0; s++) {
+  for (int s = 0; s < d->nst && rc == 0; s++) { /* a folded cluster's peers: their likes replayed */
     const cost_des_stream *x = &d->st[s];
     for (int j = 0; j < x->nsend; j++)
-      se[ns++] = (endpoint){x->rank, x->send_peer[j], x->send_tag[j], s, j};
+      se[ns++] = (endpoint){x->rank, x->send_peer[j] % d->nr, x->send_tag[j], s, j};
     for (int j = 0; j < x->nrecv; j++)
-      re[nr++] = (endpoint){x->recv_peer[j], x->rank, x->recv_tag[j], s, j};
+      re[nr++] = (endpoint){x->recv_peer[j] % d->nr, x->rank, x->recv_tag[j], s, j};
   }
   if (rc == 0 && ns != nr)
     rc = SA_EINVAL;
@@ -822,10 +825,13 @@ static int connect(des *d, int algo)
   }
   for (int i = 0; i < ns && rc == 0; i++) {
     conn *x = &d->cn[i];
+    const cost_des_stream *from = &d->st[se[i].stream];
+    int to = from->send_peer[se[i].slot]; /* the peer itself, wherever it is */
     if (by_conn(&se[i], &re[i]) != 0)
       rc = SA_EINVAL;
     else
-      rc = cost_route_use_of(d->c, se[i].from, se[i].to, &x->u);
+      rc = d->fold.images > 1 ? cost_fold_use(&d->fold, d->c, se[i].from, to, &x->u)
+                              : cost_route_use_of(d->c, se[i].from, to, &x->u);
     /* back to back, NCCL's slices pay no latency in SimGrid's network (the receiver pays it):
      * penalty 1, as cost_route_use_of gives a route of no latency, so they share evenly */
     if (rc == 0 && d->c->net->late_latency)
@@ -839,7 +845,7 @@ static int connect(des *d, int algo)
     x->rj = re[i].slot;
     x->from = se[i].from;
     x->to = se[i].to;
-    int hw = rc ? NCCL_HW_NET : hop_class(d->c, t, x->from, x->to);
+    int hw = rc ? NCCL_HW_NET : hop_class(d->c, t, x->from, to);
     x->extra = rc ? 0 : nccl_step_s(&d->c->net->compute, hw, algo, d->proto, d->c->shape.nodes);
     x->per_wire = hw == NCCL_HW_NVLINK ? nccl_nvlink_per_wire(arch, d->st[x->ss].nvlink_scale) : 1; /* as nccl_pipe.c */
     d->ss[x->ss].sc[x->sj] = d->ss[x->rs].rc[x->rj] = i;
@@ -852,7 +858,7 @@ static int connect(des *d, int algo)
 
 static int setup(des *d, const double *offset, double start)
 {
-  int p = d->c->p, nkeys = d->c->net->rt.nlinks * d->c->owners + 1;
+  int p = d->nr, nkeys = d->c->net->rt.nlinks * d->c->owners + 1;
   d->ss = calloc((size_t)d->nst + 1, sizeof *d->ss);
   d->rk = calloc((size_t)p, sizeof *d->rk);
   d->keys = calloc((size_t)nkeys, sizeof *d->keys);
@@ -878,6 +884,8 @@ static int setup(des *d, const double *offset, double start)
     d->rk[r].first = -1;
   }
   for (int s = 0; s < d->nst; s++) { /* a rank's streams come together */
+    if (d->st[s].rank < 0 || d->st[s].rank >= p)
+      return SA_EINVAL;
     rank_state *rk = &d->rk[d->st[s].rank];
     if (rk->first < 0)
       rk->first = s;
@@ -934,9 +942,10 @@ static void teardown(des *d)
   free(d->uw);
 }
 
-/* The replay itself: *time from each rank's offset to its end (ends[r], where not NULL), its
- * operations starting at offset[r] + start. */
-static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, const double *offset,
+/* The replay itself of ranks 0 .. nr - 1 (c->p, or one node of a folded cluster): *time from
+ * each rank's offset to its end (ends[r], where not NULL), its operations starting at
+ * offset[r] + start. */
+static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int nr, int algo, int proto, const double *offset,
                   double start, double *ends, double *time)
 {
   des d;
@@ -944,12 +953,15 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
   d.c = c;
   d.st = st;
   d.nst = nst;
+  d.nr = nr;
   d.proto = proto;
   d.slots = nccl_slots(algo, proto);
   *time = 0;
   if (nst < 1)
     return 0;
   int rc = cost_nccl_gpu_of(c, &d.gpu);
+  if (rc == 0 && nr < c->p)
+    rc = cost_fold_init(&d.fold, c, nr);
   if (rc == 0)
     rc = setup(&d, offset, start);
   if (rc == 0)
@@ -968,7 +980,7 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
     int got = d.comp && d.fixed && d.rate && d.due && d.reach && d.open;
     rc = got && d.was_on && d.in_toggled && d.kept_rate && d.toggled ? 0 : SA_ENOMEM;
   }
-  for (int r = 0; r < c->p && rc == 0; r++) /* every rank starts with its first ready operation */
+  for (int r = 0; r < nr && rc == 0; r++) /* every rank starts with its first ready operation */
     rc = push(&d, d.rk[r].start, EV_WAKE, r, 0);
   while (rc == 0 && (d.nheap > 0 || d.ndue > 0 || d.ndirty > 0)) {
     if (d.ndirty && !(d.nheap && d.heap[0].t <= d.now))
@@ -987,12 +999,13 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
   for (int s = 0; s < nst && rc == 0; s++)
     if (d.ss[s].k < st[s].nops)
       rc = SA_EINVAL; /* a stream waits for a message nobody sends */
-  for (int r = 0; r < c->p && rc == 0; r++) {
+  for (int r = 0; r < nr && rc == 0; r++) {
     *time = fmax(*time, d.rk[r].end - offset[r]);
     if (ends)
       ends[r] = d.rk[r].end;
   }
   teardown(&d);
+  cost_fold_free(&d.fold);
   return rc;
 }
 
@@ -1020,27 +1033,27 @@ static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int
  * ns: 115.8, 100 ns: 115.3 us); a nanosecond shows in no time. */
 #define START_STAGGER 1e-9
 
-static int steady_replay(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, double launch,
+static int steady_replay(cost_ctx *c, const cost_des_stream *st, int nst, int nr, int algo, int proto, double launch,
                          double *time)
 {
   double *offset = malloc(sizeof *offset * (size_t)c->p), *ends = malloc(sizeof *ends * (size_t)c->p);
   int rc = offset && ends ? 0 : SA_ENOMEM;
-  for (int r = 0; r < c->p && rc == 0; r++)
+  for (int r = 0; r < nr && rc == 0; r++)
     offset[r] = c->release[r] + r * START_STAGGER;
   int calls = c->shape.nccl_quick > 0 ? BACK_TO_BACK_QUICK : BACK_TO_BACK;
   double sum = 0;
   for (int k = 0; k < calls && rc == 0; k++) {
     double t = 0;
-    rc = replay(c, st, nst, algo, proto, offset, launch, ends, &t);
-    for (int r = 0; k > 0 && r < c->p && rc == 0; r++)
+    rc = replay(c, st, nst, nr, algo, proto, offset, launch, ends, &t);
+    for (int r = 0; k > 0 && r < nr && rc == 0; r++)
       sum += ends[r] - offset[r];
     double first = INFINITY;
-    for (int r = 0; r < c->p && rc == 0; r++)
+    for (int r = 0; r < nr && rc == 0; r++)
       first = fmin(first, ends[r]);
-    for (int r = 0; r < c->p && rc == 0; r++)
+    for (int r = 0; r < nr && rc == 0; r++)
       offset[r] = ends[r] - first;
   }
-  *time = sum / ((calls - 1) * (double)c->p);
+  *time = sum / ((calls - 1) * (double)nr);
   free(offset);
   free(ends);
   return rc;
@@ -1049,9 +1062,19 @@ static int steady_replay(cost_ctx *c, const cost_des_stream *st, int nst, int al
 int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, const char *phase,
                       cost_result *r)
 {
+  return cost_nccl_des_run_folded(c, st, nst, c->p, algo, proto, phase, r);
+}
+
+int cost_nccl_des_run_folded(cost_ctx *c, const cost_des_stream *st, int nst, int nr, int algo, int proto,
+                             const char *phase, cost_result *r)
+{
+  int tests = c->shape.timing == COST_TIMING_NCCL_TESTS;
+  for (int k = nr; k < c->p && !tests; k++) /* every node's ranks start as the first node's */
+    if (c->skew[k] != c->skew[k % nr])
+      return COST_UNFOLDED;
   double launch = nccl_start_s(&c->net->compute, algo, proto), worst = 0;
-  int rc = c->shape.timing == COST_TIMING_NCCL_TESTS ? steady_replay(c, st, nst, algo, proto, launch, &worst)
-                                                     : replay(c, st, nst, algo, proto, c->skew, launch, NULL, &worst);
+  int rc = tests ? steady_replay(c, st, nst, nr, algo, proto, launch, &worst)
+                 : replay(c, st, nst, nr, algo, proto, c->skew, launch, NULL, &worst);
   if (rc == 0) {
     cost_result_phase(r, AR_PH_LAUNCH, launch);
     cost_result_phase(r, phase, worst - launch);

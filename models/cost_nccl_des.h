@@ -44,6 +44,13 @@ typedef struct {
 int cost_nccl_des_run(cost_ctx *c, const cost_des_stream *st, int nst, int algo, int proto, const char *phase,
                       cost_result *r);
 
+/* The same of a cluster folded onto its first node (cost_fold.h): the streams of ranks 0 ..
+ * nr - 1 alone, their peers wherever they are (a peer on another node stands for its like
+ * among them). Returns COST_UNFOLDED, nothing replayed, where the nodes' ranks do not start
+ * as the first node's or their routes are not alike; otherwise as cost_nccl_des_run. */
+int cost_nccl_des_run_folded(cost_ctx *c, const cost_des_stream *st, int nst, int nr, int algo, int proto,
+                             const char *phase, cost_result *r);
+
 /* A model's time for `count` elements on nc channels (cost_nccl_ring_time, ...). */
 typedef int (*cost_nccl_model_fn)(cost_ctx *c, uint64_t count, int proto, int nc, cost_result *r);
 

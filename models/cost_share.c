@@ -39,7 +39,7 @@ void cost_hops_add(cost_hops *s, cost_hop h)
   s->h[best].kappa = s->h[best].kappa > h.kappa ? s->h[best].kappa : h.kappa;
 }
 
-static int use(cost_route_use *f, int key, double coef)
+int cost_route_use_add(cost_route_use *f, int key, double coef)
 {
   for (int i = 0; i < f->n; i++)
     if (f->key[i] == key) {
@@ -72,11 +72,11 @@ int cost_route_use_of(const cost_ctx *c, int src, int dst, cost_route_use *f)
   f->penalty = p.lat > 0 ? p.lat + c->net->weight_s * p.inv_bw : 1;
   for (int i = 0; i < p.n && rc == 0; i++)
     if (c->net->rt.links[p.key[i] / c->owners].shared)
-      rc = use(f, p.key[i], 1.0);
+      rc = cost_route_use_add(f, p.key[i], 1.0);
   if (rc == 0 && c->net->crosstraffic && (rc = cost_path_of(c, dst, src, &back)) == 0)
     for (int i = 0; i < back.n && rc == 0; i++)
       if (c->net->rt.links[back.key[i] / c->owners].shared)
-        rc = use(f, back.key[i], COST_CROSSTRAFFIC);
+        rc = cost_route_use_add(f, back.key[i], COST_CROSSTRAFFIC);
   return rc;
 }
 

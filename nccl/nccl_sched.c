@@ -20,6 +20,13 @@ void nccl_ring_sched_init(nccl_ring_sched *r, int n, int pos, size_t off, size_t
 
 void nccl_ring_sched_cut(nccl_ring_sched *r, int m) { r->m = m < 2 ? 2 : m > r->n ? r->n : m; }
 
+int nccl_ring_sched_even(const nccl_ring_sched *r)
+{
+  size_t loop = (size_t)r->n * r->chunk, rem = r->len % loop;
+  /* as nccl_ring_sched_op's last loop: chunks of cc, the last ones short of rem */
+  return rem == 0 || up_to((rem + (size_t)r->n - 1) / (size_t)r->n, r->align) * (size_t)r->n == rem;
+}
+
 long nccl_ring_sched_ops(const nccl_ring_sched *r)
 {
   size_t loop = (size_t)r->n * r->chunk;

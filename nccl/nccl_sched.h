@@ -56,6 +56,10 @@ void nccl_ring_sched_op(const nccl_ring_sched *r, long k, nccl_op *op);
  * pipeline is the ring's, shorter by 2 (n - m) steps a loop: what the models replay to find
  * the time a step adds (cost_nccl_ring.c). Not for data: the chunks reduced are not all. */
 void nccl_ring_sched_cut(nccl_ring_sched *r, int m);
+/* Whether every chunk of every loop has as many elements as the others (the last loop's too:
+ * its shrunk chunks divide what is left evenly), so that the ranks at every place in the
+ * ring move alike at every step. */
+int nccl_ring_sched_even(const nccl_ring_sched *r);
 
 /* Elements per chunk (one slice each) of a tree channel carrying `len` elements of `elem`
  * bytes, with `nodes` nodes and `ranks` ranks. */

@@ -144,6 +144,39 @@ START_TEST(long_ring_model_follows_the_whole_replay)
 }
 END_TEST
 
+/* A ring through like nodes repeats node by node, and its model replays the first nodes
+ * alone (models/cost_fold.h): hgx-h100-rails' 4 x 8 H100, whose rings run through every other
+ * node backwards, folds onto 2 nodes. Timed as nccl-tests, its calls start from the first
+ * node's release on every node, the rest as every node's replay: within 1% of the whole
+ * replay (SIMALLREDUCE_FOLD=0) from 1 MiB, the wobble of the steady state from call to call
+ * (64 MiB: 420.54 us folded, 418.08 whole), and the steady state's 1 GiB to 1e-5 (5319.970 us). On
+ * baidu40's 40 ranks of one GPU a 512 KiB chunk of 3280 floats leaves a shorter last one,
+ * whose rank moves unlike its likes: not folded, the same bit for bit. */
+START_TEST(like_nodes_fold_onto_the_first)
+{
+  static const char *const cmd[] = {
+      "--platform hgx-h100-rails --algo nccl-ring --mode model --timing nccl-tests --sizes 1M,64M,1G",
+      "--platform baidu40 --algo nccl-ring --mode model --timing nccl-tests --sizes 512K"};
+  static const double tol[][3] = {{1e-2, 1e-2, 1e-5}, {0, 0, 0}};
+  for (int k = 0; k < 2; k++) {
+    double t[2][3];
+    for (int whole = 0; whole < 2; whole++) {
+      if (whole)
+        setenv("SIMALLREDUCE_FOLD", "0", 1);
+      cli_result r = cli_run(cmd[k], 1);
+      unsetenv("SIMALLREDUCE_FOLD");
+      ck_assert_msg(r.status == 0, "%s", r.err);
+      for (int i = 0; i < 3 - 2 * k; i++)
+        t[whole][i] = cli_num(cli_point(&r, i), "model_time_s");
+      cli_result_free(&r);
+    }
+    for (int i = 0; i < 3 - 2 * k; i++)
+      ck_assert_msg(fabs(t[0][i] - t[1][i]) <= tol[k][i] * t[1][i], "%s, point %d: folded %.9g us, whole %.9g us",
+                    cmd[k], i, t[0][i] * 1e6, t[1][i] * 1e6);
+  }
+}
+END_TEST
+
 /* A single channel moves each slice while the previous one is being summed: per byte it
  * takes what the larger of the two takes, not their sum. nvswitch4: 4 GPUs, 25 GB/s and
  * 1 us GPU to GPU, sums at 40 GB/s; Simple slices of 1 MiB (2 MiB chunks, 8 MiB a loop of 4
@@ -400,7 +433,7 @@ int main(void)
   CHECK_CASE(s, "pipeline", 120, ring_cut_keeps_its_ends, long_ring_model_follows_the_whole_replay,
              one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks, dgx1_quad_rings_use_every_link,
              nvswitch_channels_as_nccls_search, protocol_ceilings_where_none_given, one_channel_ll_rate_on_hopper,
-             ring_across_nodes_waits_on_its_proxy, launch_is_a_rings_with_ll);
+             ring_across_nodes_waits_on_its_proxy, launch_is_a_rings_with_ll, like_nodes_fold_onto_the_first);
   CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
   return check_run(s);
 }
