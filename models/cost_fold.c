@@ -40,17 +40,17 @@ static int alike(const cost_route_use *a, const cost_route_use *b)
 }
 
 /* The kind of the links at place i of the images' routes (keys[j * n + i] for image j): the
- * least of them, and how many differ; each taken as often as the others (a kind the nodes'
- * likes run through evenly), every one of them of no other kind seen before, and moved one
- * node on to the same link wherever it was seen (the moves make the kinds, as cycles). */
-static int kind_of(cost_fold *f, const int *keys, int n, int i, int *least, int *count)
+ * least of them, and how many differ; each as fast as the others and taken as often (a kind
+ * the likes run through evenly), every one of them of no other kind seen before, and moved
+ * one period on to the same link wherever it was seen (the moves make the kinds, as cycles). */
+static int kind_of(cost_fold *f, const cost_ctx *c, const int *keys, int n, int i, int *least, int *count)
 {
   int m = f->images, lo = keys[i], distinct = 0;
   for (int j = 0; j < m; j++) {
     int k = keys[j * n + i], seen = 0;
     for (int q = 0; q < j && !seen; q++)
       seen = keys[q * n + i] == k;
-    if (k < 0 || k >= f->nkeys)
+    if (k < 0 || k >= f->nkeys || c->net->rt.links[k / c->owners].bw != c->net->rt.links[keys[i] / c->owners].bw)
       return COST_UNFOLDED;
     distinct += !seen;
     lo = k < lo ? k : lo;
@@ -61,7 +61,7 @@ static int kind_of(cost_fold *f, const int *keys, int n, int i, int *least, int 
     int k = keys[j * n + i], times = 0;
     for (int q = 0; q < m; q++)
       times += keys[q * n + i] == k;
-    int moved = keys[(j + 1) % m * n + i]; /* the link node j + 1's like takes */
+    int moved = keys[(j + 1) % m * n + i]; /* the link the next period's like takes */
     if (times != m / distinct || (f->next[k] >= 0 && f->next[k] != moved))
       return COST_UNFOLDED;
     f->next[k] = moved;
@@ -86,7 +86,7 @@ int cost_fold_use(cost_fold *f, const cost_ctx *c, int from, int to, cost_route_
     return SA_ENOMEM;
   for (int i = 0; i < n; i++)
     keys[i] = u->key[i];
-  for (int j = 1; j < m && rc == 0; j++) { /* node j's likes of the message */
+  for (int j = 1; j < m && rc == 0; j++) { /* its like j periods on */
     cost_route_use v;
     rc = cost_route_use_of(c, (from + j * f->period) % p, (to + j * f->period) % p, &v);
     if (rc == 0 && !alike(u, &v))
@@ -98,7 +98,7 @@ int cost_fold_use(cost_fold *f, const cost_ctx *c, int from, int to, cost_route_
   w.n = 0;
   for (int i = 0; i < n && rc == 0; i++) {
     int least, count;
-    rc = kind_of(f, keys, n, i, &least, &count);
+    rc = kind_of(f, c, keys, n, i, &least, &count);
     /* m / count of the likes' messages on each link of the kind, this one's among them */
     if (rc == 0)
       rc = cost_route_use_add(&w, least, u->coef[i] * m / count);
