@@ -103,8 +103,8 @@ typedef struct {
   rank_state *rk;
   conn *cn;
   int nst, ncn, slots, proto;
-  int nr;         /* the ranks replayed: every rank, or a folded cluster's node (cost_fold.h) */
-  cost_fold fold; /* its images > 1: the cluster folded onto its first node */
+  int nr;         /* the ranks replayed: every rank, or a folded cluster's first period (cost_fold.h) */
+  cost_fold fold; /* its images > 1: the cluster folded onto its first period */
   double now;
   event *heap;
   int nheap, capheap;
@@ -942,7 +942,7 @@ static void teardown(des *d)
   free(d->uw);
 }
 
-/* The replay itself of ranks 0 .. nr - 1 (c->p, or one node of a folded cluster): *time from
+/* The replay itself of ranks 0 .. nr - 1 (c->p, or a folded cluster's first period): *time from
  * each rank's offset to its end (ends[r], where not NULL), its operations starting at
  * offset[r] + start. */
 static int replay(cost_ctx *c, const cost_des_stream *st, int nst, int nr, int algo, int proto, const double *offset,
