@@ -302,7 +302,7 @@ static int finish(pipe_run *r, ar_pipe_stream *s)
  * of what it sends). */
 static double sum_time(const pipe_run *r, const ar_pipe_stream *s, const nccl_op *op)
 {
-  return nccl_op_time_nvls(&r->gpu, r->proto, op->flags, s->nrecv, s->switch_recv, s->nsend,
+  return nccl_op_time_nvls(&r->gpu, r->proto, op->flags, s->nrecv, s->switch_recv, s->nsend, s->copy_in, s->copy_out,
                            op->n * kn_dtype_size(r->dt));
 }
 

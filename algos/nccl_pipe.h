@@ -32,6 +32,7 @@ struct ar_pipe_stream {
   double extra[NCCL_MAX_PEERS]; /* per receive peer: seconds a slice takes beyond the link's */
   int switch_recv;     /* NVLS: the first switch_recv receive peers are summed by the switch */
   double nvlink_scale; /* NVLS: bytes on an NVLink per byte sent (nccl_nvls_wire_scale); 0: 1 */
+  double copy_in, copy_out; /* NVLS: its copy warps' share (nccl_nvls_stream); 0: 1 */
   /* kept by the pipeline */
   long k, recvs, rdone, rposted, sdone;
   ar_pipe_conn *conn;

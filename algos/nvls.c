@@ -52,8 +52,15 @@ static int nvls_run(int algo, const void *sendbuf, void *recvbuf, size_t count, 
              : nccl_nvls_streams(algo, rank, t->rpn, t->nodes, tree, count, kn_dtype_size(dt), channels, plan);
   for (int i = 0; i < n; i++) {
     const nccl_nvls_stream *x = &plan[i];
-    st[i] = (ar_pipe_stream){.op = nvls_op, .ctx = x, .nops = nccl_nvls_ops(x), .nrecv = x->nrecv, .nsend = x->nsend,
-                             .switch_recv = x->switch_recv, .nvlink_scale = t->nvls_scale};
+    st[i] = (ar_pipe_stream){.op = nvls_op,
+                             .ctx = x,
+                             .nops = nccl_nvls_ops(x),
+                             .nrecv = x->nrecv,
+                             .nsend = x->nsend,
+                             .switch_recv = x->switch_recv,
+                             .nvlink_scale = t->nvls_scale,
+                             .copy_in = x->copy_in,
+                             .copy_out = x->copy_out};
     for (int j = 0; j < x->nrecv; j++) {
       st[i].recv_peer[j] = x->recv_peer[j];
       st[i].recv_tag[j] = x->recv_tag[j];

@@ -255,7 +255,6 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
     }
     const char *what = i == FIT_P_NIC_BW      ? "each NIC at its line rate"
                        : i == FIT_P_GPU_BW    ? "the GPU link at its datasheet rate"
-                       : i == FIT_P_NVLS      ? "NVLS at what a GPU's NVLinks carry"
                        : i == FIT_P_NVLS_COPY ? "NVLS's copies at the device's copy rate"
                                               : "a protocol's writes at the GPU's memory bandwidth";
     const char *why =
@@ -270,7 +269,6 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
             ? (nccl ? "the log is faster than NCCL's algorithms over these GPU links: faster links than the preset's"
                     : "the log is faster than that algorithm over these GPU links; NCCL may have run another (NVLS "
                       "sums in the switch of Hopper or later NVSwitch nodes): fit --fit-algo nccl")
-        : i == FIT_P_NVLS      ? "the log is faster than NVLS over these NVLinks"
         : i == FIT_P_NVLS_COPY ? "the log is faster than NVLS's copy warps can move its buffers"
                                : "the log is faster than this protocol can write";
     snprintf(c->bounds + n, sizeof c->bounds - n, "%s (%.4g GB/s): %s\n", what, f->hi[i] / 1e9, why);
@@ -352,19 +350,18 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
     f->lo[FIT_P_GPU_LAT] = least.ll_lat / (f->topo.node == TOPO_NODE_NVSWITCH ? 2 : 1);
     f->hi[FIT_P_GPU_LAT] = c->preset->gpu_lat;
   }
-  /* NVLS (NVSwitch nodes of Hopper on): what the switch moves, from NCCL's model of it (n
-   * heads x the search's head bandwidth x 5/6), at most what a port carries, (1 + 1/n) of
-   * the buffer each way; fitted where a point runs it (fit_cparam_unused) */
+  /* NVLS (NVSwitch nodes of Hopper on): what the switch moves stays NCCL's model of it (n
+   * heads x the search's head bandwidth x 5/6: nccl_nvls_wire_scale), not fitted. A log shows
+   * the switch and the copy warps together, each chunk through both; fitted apart they traded
+   * one for the other (L07: the switch at 364 GB/s, the copies at 478; L09, another cluster
+   * of the same servers: 245 and 673), and with the switch held the copies of the two agree
+   * within 1.7% (583 and 593 GB/s with the most warps NCCL gives them, nccl_nvls_copy_warps).
+   * What its copy warps move (nccl_op_time_nvls) is fitted: at most the device's copy rate,
+   * from a step below it, where the Jacobian's forward differences (a percent of the log of
+   * the rate, 30% of it) still see the rate move; not from the server's figure, which is this
+   * fit's of a log (topo_preset_nvls_copy), so that a fit is the same whatever it says */
   int arch = nccl_arch_of(f->topo.gpu_bw), n = c->runs[0].gpus;
   if (f->topo.node == TOPO_NODE_NVSWITCH && arch >= NCCL_ARCH_HOPPER && n >= 2 && n <= NCCL_NVLS_MAX_HEADS) {
-    double port = f->topo.gpu_bw * nccl_nvlink_efficiency(arch);
-    f->compute.nvls_bw = n * nccl_nvls_head_bw(arch, port / 1e9, n) * 1e9 * 5.0 / 6.0;
-    f->hi[FIT_P_NVLS] = f->topo.gpu_bw * n / (n + 1.0);
-    f->free[FIT_P_NVLS] = 1;
-    /* and what its copy warps move (nccl_op_time_nvls): at most the device's copy rate, from a
-     * step below it, where the Jacobian's forward differences (a percent of the log of the
-     * rate, 30% of it) still see the rate move; not from the server's figure, which is this
-     * fit's of a log (topo_preset_nvls_copy), so that a fit is the same whatever it says */
     f->hi[FIT_P_NVLS_COPY] = f->compute.copy_bw;
     f->compute.nvls_copy_bw = NVLS_COPY_START * f->compute.copy_bw;
     f->free[FIT_P_NVLS_COPY] = f->compute.copy_bw > 0;
@@ -518,8 +515,18 @@ static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluste
     snprintf(simple, sizeof simple, "%.3g", f->compute.proxy_simple_lat * 1e6);
     note(c,
          "a ring's step across nodes: at least NCCL's own figure for an AMD host, %s us (Simple %s), not fitted: no "
-         "ring across nodes among the fitted sizes (L12's fit, 2 x 8 H100: 2.2 us)\n",
+         "ring across nodes among the fitted sizes (L12's fit, 2 x 8 H100: 1.6 us)\n",
          ll, simple);
+  }
+  if (rc == 0 && f->free[FIT_P_NVLS_COPY] && !fit_cparam_unused(f, FIT_P_NVLS_COPY, c->runs, c->nruns)) {
+    int arch = nccl_arch_of(f->topo.gpu_bw), n = c->runs[0].gpus;
+    char rate[32];
+    snprintf(rate, sizeof rate, "%.4g",
+             nccl_nvls_model_bw(arch, f->topo.gpu_bw * nccl_nvlink_efficiency(arch) / 1e9, n));
+    note(c,
+         "NVLS's switch: NCCL's model of it, %s GB/s of the buffer, not fitted: a log shows the switch and NVLS's "
+         "copy warps together, not apart (the copies are fitted)%s\n",
+         rate, "");
   }
   int given = o->nic_bw > 0 && multi, unseen = f->free[FIT_P_NIC_BW] && fit_cnic_unseen(c->runs, c->nruns);
   if (rc == 0 && (given || unseen)) { /* the NICs held, and why */
@@ -671,9 +678,9 @@ void fit_cluster_free(fit_cluster *c)
 }
 
 static const char *const pnames[FIT_NPARAM] = {
-    "gpu_bw_Bps",     "gpu_lat_s",  "nic_bw_Bps",   "nic_lat_s", "ramp_half_bytes", "ramp_steepness",
-    "ramp_latency_x", "launch_lat", "ll_bw",        "ll128_bw",  "simple_bw",       "ll128_lat",
-    "simple_lat",     "nvls_bw",    "nvls_copy_bw", "proxy_lat", "proxy_simple_lat"};
+    "gpu_bw_Bps",     "gpu_lat_s",    "nic_bw_Bps", "nic_lat_s",       "ramp_half_bytes", "ramp_steepness",
+    "ramp_latency_x", "launch_lat",   "ll_bw",      "ll128_bw",        "simple_bw",       "ll128_lat",
+    "simple_lat",     "nvls_copy_bw", "proxy_lat",  "proxy_simple_lat"};
 
 /* Each line of text, behind a prefix. */
 static void lines(FILE *f, const char *prefix, const char *text)

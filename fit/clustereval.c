@@ -29,7 +29,6 @@ double *fit_cfit_param(fit_cfit *f, int i)
                            &f->compute.simple_bw,
                            &f->compute.ll128_lat,
                            &f->compute.simple_lat,
-                           &f->compute.nvls_bw,
                            &f->compute.nvls_copy_bw,
                            &f->compute.proxy_lat,
                            &f->compute.proxy_simple_lat};
@@ -46,15 +45,15 @@ int fit_cparam_proto(int i)
 
 /* Whether a point of run r that NCCL runs with algorithm algo and protocol proto (-1: not one
  * of NCCL's algorithms) reads parameter i: a protocol's figures are read by its own slices
- * only (nccl_op_time, nccl_hop_s: nccl/), NVLS's by NVLS and NVLS tree only (their switch
- * and copy warps: nccl_nvls_wire_scale, nccl_op_time_nvls), the proxy's by a ring across
+ * only (nccl_op_time, nccl_hop_s: nccl/), NVLS's copies by NVLS and NVLS tree only
+ * (nccl_op_time_nvls), the proxy's by a ring across
  * nodes only (nccl_step_s); NCCL's choice of algorithm and protocol looks at none of them
  * (cost_nccl.c: NCCL's own figures and the layout's links). Every point reads the rest. */
 static int reads(int i, int proto, int algo, const fit_crun *r)
 {
   if (proto < 0)
     return 1;
-  if (i == FIT_P_NVLS || i == FIT_P_NVLS_COPY)
+  if (i == FIT_P_NVLS_COPY)
     return algo == NCCL_ALGO_NVLS || algo == NCCL_ALGO_NVLS_TREE;
   if ((i == FIT_P_PROXY || i == FIT_P_PROXY_SIMPLE) && !fit_cring_across(r, algo))
     return 0;

@@ -50,9 +50,9 @@ int fit_cfit_eval(fit_cfit *f, fit_crun *runs, int nruns) { return fit_ceval(f, 
  * has gone (in log), as much as a 1% error on one point for a factor e. The ramp has none. */
 #define PRIOR 0.01
 /* The NIC's rate is held ten times harder: its start is a measurement (98% of the line rate,
- * NCCL's ring over 8 such NICs: topo/presets.c), where NVLS's figure and the protocols' are
- * NCCL's own estimates; a log whose times a slower NIC or a slower NVLS would both explain
- * (NVLS tree across nodes: the NICs and the switch in one pipeline) keeps the NIC. */
+ * NCCL's ring over 8 such NICs: topo/presets.c), where NVLS's copies and the protocols' are
+ * NCCL's own estimates; a log whose times a slower NIC or slower copies would both explain
+ * (NVLS tree across nodes: the NICs and the copy warps in one pipeline) keeps the NIC. */
 #define PRIOR_NIC 0.1
 
 typedef struct {
@@ -204,7 +204,10 @@ static int jacobian(const gsl_vector *x, void *data, gsl_matrix *J)
     return GSL_ENOMEM;
   gsl_vector_memcpy(f0, pb->last_f);
   fit_ckept_pin(pb->kept); /* the evaluation at x */
-  int rc = fit_fdjac(columns, pb, x, f0, FD_STEP, J);
+  double top[FIT_NPARAM];  /* the coordinates' upper bounds (coord) */
+  for (int i = 0; i < pb->np; i++)
+    top[i] = pb->f->hi[pb->idx[i]] > 0 ? log(pb->f->hi[pb->idx[i]]) : INFINITY;
+  int rc = fit_fdjac(columns, pb, x, f0, FD_STEP, top, J);
   gsl_vector_free(f0);
   return rc;
 }
@@ -335,7 +338,7 @@ int fit_cparam_unused(const fit_cfit *f, int i, const fit_crun *runs, int nruns)
 {
   if (i == FIT_P_NIC_BW)
     return fit_cnic_unseen(runs, nruns);
-  if (i == FIT_P_NVLS || i == FIT_P_NVLS_COPY)
+  if (i == FIT_P_NVLS_COPY)
     return !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS, 1) && !fit_cruns_run(runs, nruns, NCCL_ALGO_NVLS_TREE, 1);
   if (i == FIT_P_PROXY || i == FIT_P_PROXY_SIMPLE) { /* read by a ring's steps across nodes alone */
     for (int r = 0; r < nruns; r++)

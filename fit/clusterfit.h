@@ -62,7 +62,7 @@ typedef struct {
 /* The fitted parameters: the links' rates and latencies, the ramp, and for NCCL's algorithms
  * what its protocols take on the GPU (the compute properties launch_lat, ll_bw, ll128_bw and
  * simple_bw: how long a collective takes to start, the rate a GPU writes each protocol's
- * lines at; common/compute.h), what NVLS moves through the switch (nvls_bw), and the least a
+ * lines at; common/compute.h), what NVLS's copy warps move (nvls_copy_bw), and the least a
  * step of a ring across nodes takes (proxy_lat, proxy_simple_lat: the network proxy's). */
 enum {
   FIT_P_GPU_BW,
@@ -78,7 +78,6 @@ enum {
   FIT_P_SIMPLE,
   FIT_P_LL128_LAT,
   FIT_P_SIMPLE_LAT,
-  FIT_P_NVLS,
   FIT_P_NVLS_COPY,
   FIT_P_PROXY,
   FIT_P_PROXY_SIMPLE,

@@ -6,14 +6,17 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* The step for coordinate xj, as GSL's forward_jac takes it. */
-static double step(double xj, double h)
+/* The step for coordinate j, as GSL's forward_jac takes it, backwards where forwards it
+ * would pass the coordinate's top. */
+static double step(const gsl_vector *x, size_t j, double h, const double *top)
 {
-  double d = h * fabs(xj);
-  return d == 0.0 ? h : d;
+  double xj = gsl_vector_get(x, j), d = h * fabs(xj);
+  d = d == 0.0 ? h : d;
+  return top && xj + d > top[j] ? -d : d;
 }
 
-int fit_fdjac(fit_fdjac_fn fn, void *params, const gsl_vector *x, const gsl_vector *f0, double h, gsl_matrix *J)
+int fit_fdjac(fit_fdjac_fn fn, void *params, const gsl_vector *x, const gsl_vector *f0, double h, const double *top,
+              gsl_matrix *J)
 {
   size_t n = f0->size, p = x->size;
   double *fnext = malloc(sizeof *fnext * n * p + 1);
@@ -25,13 +28,13 @@ int fit_fdjac(fit_fdjac_fn fn, void *params, const gsl_vector *x, const gsl_vect
       break;
     }
     gsl_vector_memcpy(xs[j], x);
-    gsl_vector_set(xs[j], j, gsl_vector_get(x, j) + step(gsl_vector_get(x, j), h));
+    gsl_vector_set(xs[j], j, gsl_vector_get(x, j) + step(x, j, h, top));
   }
   if (rc == GSL_SUCCESS)
     rc = fn((const gsl_vector *const *)xs, (int)p, params, fnext);
   /* (fnext - f0) / h_j, as GSL writes it: times the step's inverse */
   for (size_t j = 0; rc == GSL_SUCCESS && j < p; j++) {
-    double inv = 1.0 / step(gsl_vector_get(x, j), h);
+    double inv = 1.0 / step(x, j, h, top);
     for (size_t i = 0; i < n; i++)
       gsl_matrix_set(J, i, j, (fnext[j * n + i] - gsl_vector_get(f0, i)) * inv);
   }

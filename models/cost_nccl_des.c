@@ -559,7 +559,7 @@ static double weight(const des *d, int s) { return d->st[s].weight > 1 ? d->st[s
 static double sum_time(const des *d, int s, const nccl_op *op)
 {
   return nccl_op_time_nvls(&d->gpu, d->proto, op->flags, d->st[s].nrecv, d->st[s].switch_recv, d->st[s].nsend,
-                           op->n * (size_t)d->c->shape.elem);
+                           d->st[s].copy_in, d->st[s].copy_out, op->n * (size_t)d->c->shape.elem);
 }
 
 /* An operation's end: its receives taken up (the senders may fill the freed slots), its

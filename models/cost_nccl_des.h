@@ -33,6 +33,7 @@ typedef struct {
                   * their GPU time on its GPU): the quick replay of fits; 0 or 1: itself */
   int switch_recv;     /* NVLS: the first switch_recv receive peers are summed by the switch */
   double nvlink_scale; /* NVLS: bytes on an NVLink per byte sent (nccl_nvls_wire_scale); 0: 1 */
+  double copy_in, copy_out; /* NVLS: its copy warps' share (nccl_nvls_stream); 0: 1 */
 } cost_des_stream;
 
 /* Runs the streams of NCCL's algorithm `algo` with protocol `proto` (bytes on the wire, the

@@ -34,9 +34,16 @@ static int replay(cost_ctx *c, uint64_t count, int algo, int channels, cost_resu
     int k = nccl_nvls_streams(algo, rank, R, nodes, tree, (size_t)count, (size_t)c->shape.elem, channels, plan + n);
     for (int i = n; i < n + k; i++) {
       const nccl_nvls_stream *x = &plan[i];
-      st[i] = (cost_des_stream){.rank = rank, .nrecv = x->nrecv, .nsend = x->nsend, .nops = nccl_nvls_ops(x),
-                                .op = nvls_op, .ctx = x, .switch_recv = x->switch_recv,
-                                .nvlink_scale = scale};
+      st[i] = (cost_des_stream){.rank = rank,
+                                .nrecv = x->nrecv,
+                                .nsend = x->nsend,
+                                .nops = nccl_nvls_ops(x),
+                                .op = nvls_op,
+                                .ctx = x,
+                                .switch_recv = x->switch_recv,
+                                .nvlink_scale = scale,
+                                .copy_in = x->copy_in,
+                                .copy_out = x->copy_out};
       for (int j = 0; j < x->nrecv; j++) {
         st[i].recv_peer[j] = x->recv_peer[j];
         st[i].recv_tag[j] = x->recv_tag[j];

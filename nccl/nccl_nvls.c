@@ -25,6 +25,13 @@ static void add_send(nccl_nvls_stream *s, int peer, int tag)
   s->send_tag[s->nsend++] = tag;
 }
 
+void nccl_nvls_copy_warps(int has_up, int nranks, int *scatter, int *gather)
+{
+  int total = 20, bcast = has_up ? 4 : 0, reduce = has_up ? 5 : nranks <= 6 ? 7 : 5;
+  *scatter = (total - reduce - bcast + 1) >> 1;
+  *gather = (total - reduce - bcast) >> 1;
+}
+
 /* The streams of half h of the shards (of `halves`), with tree t across the nodes (NULL:
  * one node). */
 static int half_streams(int h, int halves, int rank, int rpn, const nccl_nvls_tree *t, size_t count, size_t chunk,
@@ -82,8 +89,18 @@ int nccl_nvls_streams(int algo, int rank, int rpn, int nodes, const nccl_nvls_tr
   int tree_on = algo == NCCL_ALGO_NVLS_TREE && nodes > 1, halves = tree_on ? 2 : 1, n = 0;
   size_t chunk = nccl_nvls_chunk(algo, (double)count * (double)elem, channels, rpn, nodes) * (size_t)channels / elem;
   chunk = chunk ? chunk : 1;
-  for (int h = 0; h < halves; h++)
-    n += half_streams(h, halves, rank, rpn, tree_on ? &tree[h] : NULL, count, chunk, out + n);
+  int most_s, most_g; /* the platform's nvls_copy_bw is what the most move: no parent, 7 ranks on */
+  nccl_nvls_copy_warps(0, 7, &most_s, &most_g);
+  for (int h = 0; h < halves; h++) {
+    const nccl_nvls_tree *t = tree_on ? &tree[h] : NULL;
+    int k = half_streams(h, halves, rank, rpn, t, count, chunk, out + n), s, g;
+    nccl_nvls_copy_warps(t && t->parent >= 0, rpn * nodes, &s, &g);
+    for (int i = n; i < n + k; i++) { /* each warp moving as much as another */
+      out[i].copy_in = (double)s / most_s;
+      out[i].copy_out = (double)g / most_g;
+    }
+    n += k;
+  }
   return n;
 }
 

@@ -32,6 +32,8 @@ typedef struct {
   unsigned flags;
   int nrecv, nsend;
   int switch_recv; /* the first switch_recv receive peers are summed by the switch */
+  double copy_in, copy_out; /* what its scatter and gather warps move, against the most NCCL
+                             * gives them (nccl_nvls_copy_warps) */
   int recv_peer[NCCL_MAX_PEERS], recv_tag[NCCL_MAX_PEERS];
   int send_peer[NCCL_MAX_PEERS], send_tag[NCCL_MAX_PEERS];
 } nccl_nvls_stream;
@@ -55,6 +57,16 @@ int nccl_nvls_streams(int algo, int rank, int rpn, int nodes, const nccl_nvls_tr
                       int channels, nccl_nvls_stream *out);
 
 long nccl_nvls_ops(const nccl_nvls_stream *s);
+
 void nccl_nvls_op(const nccl_nvls_stream *s, long k, nccl_op *op);
+
+/* The warps of a channel's 20 (NCCL_MAX_NTHREADS 640) that NCCL 2.26.2's kernel gives NVLS's
+ * copies on a GPU of a communicator of nranks (src/device/all_reduce.h, RunWorkColl for
+ * NCCL_ALGO_NVLS and NCCL_ALGO_NVLS_TREE, buffers not registered): 5 sum the switch's
+ * multicast (7 for 6 ranks or fewer); where the node has a parent in the tree (has_up), 4
+ * more broadcast what comes down it and the sums take 5; the rest go to the scatter (the
+ * half rounded up) and the gather. One node of 8 GPUs, or a tree's root: 8 and 7; a node
+ * with a parent: 6 and 5. */
+void nccl_nvls_copy_warps(int has_up, int nranks, int *scatter, int *gather);
 
 #endif

@@ -439,11 +439,16 @@ double nccl_nvls_head_bw(int arch, double port_bw, int n)
   return nccl_nvls_step(nccl_version_default(), arch, 0, port_bw / (n + 1));
 }
 
+double nccl_nvls_model_bw(int arch, double port_bw, int n)
+{
+  return n * nccl_nvls_head_bw(arch, port_bw, n) * 5.0 / 6.0;
+}
+
 double nccl_nvls_wire_scale(int n, int arch, double port_bw, double nvls_bw)
 {
   double x = n < 2         ? 1
              : nvls_bw > 0 ? port_bw * n / (2.0 * (n - 1) * nvls_bw)
-                           : port_bw / 1e9 / (2.0 * (n - 1) * nccl_nvls_head_bw(arch, port_bw / 1e9, n) * 5.0 / 6.0);
+                           : port_bw / 1e9 * n / (2.0 * (n - 1) * nccl_nvls_model_bw(arch, port_bw / 1e9, n));
   return round(x * 1e6) / 1e6; /* in millionths, as the runner hands it to its ranks */
 }
 

@@ -57,6 +57,10 @@ uint64_t nccl_nvls_full_bytes(int algo, int channels, int heads, int nodes);
  * NVLS at n x that x 5/6 (tuning.cc: NVLS's ratio to algorithm bandwidth). */
 double nccl_nvls_head_bw(int arch, double port_bw, int n);
 
+/* What NCCL's model runs NVLS at on those n GPUs, GB/s of the buffer: n x the head's
+ * bandwidth x 5/6. */
+double nccl_nvls_model_bw(int arch, double port_bw, int n);
+
 /* NVLS's bytes on a GPU's NVLink per byte its stand-in messages carry (nvls.c), n GPUs whose
  * NVLinks carry port_bw bytes/s of NCCL's traffic. The GPU that owns a shard pulls its sum
  * from the switch, which reads it from every GPU; the owner then stores the sum to the

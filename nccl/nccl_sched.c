@@ -105,10 +105,14 @@ double nccl_op_floor_s(const sa_compute *c, int proto, unsigned flags, int nsend
 }
 
 double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nrecv, int switch_recv, int nsend,
-                         size_t bytes)
+                         double copy_in, double copy_out, size_t bytes)
 {
-  int gpu = nrecv - switch_recv, copies = !!(flags & NCCL_OP_COPY_IN) + !!(flags & NCCL_OP_COPY_OUT);
+  int gpu = nrecv - switch_recv;
   double rate = c->nvls_copy_bw > 0 ? c->nvls_copy_bw : c->copy_bw; /* its copy warps', else the device's */
-  double copy = copies && rate > 0 ? copies * (double)bytes / rate : 0;
+  double copy = 0;
+  if (rate > 0 && (flags & NCCL_OP_COPY_IN))
+    copy += (double)bytes / (rate * (copy_in > 0 ? copy_in : 1));
+  if (rate > 0 && (flags & NCCL_OP_COPY_OUT))
+    copy += (double)bytes / (rate * (copy_out > 0 ? copy_out : 1));
   return copy + nccl_op_time(c, proto, gpu > 0 ? flags : flags & ~(unsigned)NCCL_OP_REDUCE, gpu, nsend, bytes);
 }

@@ -78,11 +78,13 @@ double nccl_op_time(const sa_compute *c, int proto, unsigned flags, int nrecv, i
 /* The same for a stream whose first switch_recv receive peers the NVSwitch sums (NVLS,
  * nccl_nvls.h): the GPU sums only the others, with what the switch returns as its input;
  * nothing when there are none. NCCL_OP_COPY_IN and NCCL_OP_COPY_OUT each add a copy of the
- * slice at nvls_copy_bw, what the copy warps move (fitted where a log runs NVLS), else at
- * copy_bw, the rate a device-local copy was measured at: a bound, since NCCL's copy warps
- * run on the channels' own multiprocessors and move no faster. */
+ * slice at nvls_copy_bw, what the copy warps move with the most warps NCCL gives them (fitted
+ * where a log runs NVLS), else at copy_bw, the rate a device-local copy was measured at: a
+ * bound, since NCCL's copy warps run on the channels' own multiprocessors and move no
+ * faster; times copy_in (the scatter's) or copy_out (the gather's), the stream's share of
+ * those warps (nccl_nvls_copy_warps; 0: 1). */
 double nccl_op_time_nvls(const sa_compute *c, int proto, unsigned flags, int nrecv, int switch_recv, int nsend,
-                         size_t bytes);
+                         double copy_in, double copy_out, size_t bytes);
 
 /* The least seconds one channel's operation takes however little the GPU's other channels
  * ask of it: with LL, what it sends to each peer at ll_channel_bw (one block's writing and

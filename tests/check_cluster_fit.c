@@ -2,8 +2,9 @@
  * prediction, as a user runs it: simcalib platform --from-nccl-tests LOG --nodes N (NCCL's
  * own algorithms by default, --nccl-algo where the log forced one), then simallreduce with
  * NCCL's algorithm on it, against the log's own times from 1 MiB:
- * - the same shape (self-consistency): L12 (2 x 8 H100, NCCL_ALGO=Ring), median |error| <= 8%,
- *   max <= 15%; every other size fitted, the rest predicted (held out): the same bounds;
+ * - the same shape (self-consistency): L12 (2 x 8 H100, NCCL_ALGO=Ring), median |error| <= 3%,
+ *   max <= 10%; every other size fitted, the rest predicted (held out): median <= 3%, max
+ *   <= 15%;
  * - another algorithm on the same cluster: L09's fit (NCCL's default, NVLS tree) predicts
  *   NCCL's ring against L12 (NCCL_ALGO=Ring), median |error| <= 5%, max <= 15%;
  * - physics: every figure a fit writes within the hardware's (a NIC at most its line rate,
@@ -34,10 +35,13 @@
 #define L09 LOGS "L09_gjaion_h100_2node16.log"
 #define L12 LOGS "L12_gjaion_h100_2node16_ring.log"
 #define MIB 1048576.0
-/* L12's fit of NCCL's ring against L12 from 1 MiB, measured: median |error| 7.4%, max 11.9%
- * (the NICs at their line rate: the simulated ring's NICs idle between slices, docs/nccl.md) */
-#define SELF_MEDIAN 0.08
-#define SELF_MAX 0.15
+/* L12's fit of NCCL's ring against L12 from 1 MiB, measured: median |error| 2.39%, max 9.23%
+ * (the NICs at 48.5 GB/s, 99% of the server's; 2.64% / 12.23% while the fit's differences
+ * went forwards only and held them at its bound, fit/fdjac.h). Every other size fitted, the
+ * rest predicted: median 2.60%, max 11.27% (128 MiB). */
+#define SELF_MEDIAN 0.03
+#define SELF_MAX 0.10
+#define HELD_MAX 0.15
 
 static char dir[128];
 static void setup(void) { ck_assert_int_eq(cli_tmpdir(dir, "check_cluster_fit"), 0); }
@@ -152,13 +156,14 @@ END_TEST
 /* One cluster, two algorithms: gj-aion's 2 x 8 H100 ran NCCL's default (L09: NVLS tree
  * from 1 MiB) and NCCL_ALGO=Ring (L12). NVLS tree's plateau is NVLS's (its switch and its
  * copy warps), so its fit keeps the NICs at the server's line rate and says so, fits the
- * copies, and meets L09, measured: median |error| 2.22%, max 9.05%. NCCL's ring on that
- * platform then meets L12 from 1 MiB, measured: median 2.34%, max 14.8% (at 128 MiB), the
- * issue's bounds (5% and 15%): the fitted start is a ring's with LL, NVLS tree's NCCL's 18.4
- * us later, and the ring's steps across nodes wait on the proxy at NCCL's AMD figure, which
- * L09 runs no ring to fit (2 us; L12's own fit comes to 2.15). While a fitted start was every
- * algorithm's whole and no step waited on the proxy, the LL128 sizes were 8% to 19% fast
- * (10.5% at the median; 39% slow while the fit put the NICs at 63% of their line rate). */
+ * copies (the switch NCCL's model of it), and meets L09, measured: median |error| 2.20%, max
+ * 8.88%. NCCL's ring on that platform then meets L12 from 1 MiB, measured: median 2.43%, max
+ * 14.7% (at 128 MiB), the issue's bounds (5% and 15%): the fitted start is a ring's with LL,
+ * NVLS tree's NCCL's 18.4 us later, and the ring's steps across nodes wait on the proxy at
+ * NCCL's AMD figure, which L09 runs no ring to fit (2 us; L12's own fit comes to 1.6). While
+ * a fitted start was every algorithm's whole and no step waited on the proxy, the LL128 sizes
+ * were 8% to 19% fast (10.5% at the median; 39% slow while the fit put the NICs at 63% of
+ * their line rate). */
 START_TEST(another_algorithm_on_the_same_cluster)
 {
   double e[64];
@@ -194,7 +199,7 @@ START_TEST(held_out_sizes_are_predicted)
   free(fit(L12, 2, "--nccl-algo Ring --holdout odd", "held"));
   errors("held", "--nodes 2", "nccl-ring", &t, want, 0, e, &n);
   ck_assert_int_eq(n, 7);
-  within("L12, held out odd", e, n, SELF_MEDIAN, SELF_MAX);
+  within("L12, held out odd", e, n, SELF_MEDIAN, HELD_MAX);
 }
 END_TEST
 

@@ -189,9 +189,9 @@ START_TEST(jacobian_columns_side_by_side)
   gsl_vector_set(x, 1, 0.0); /* a zero coordinate: the step is h itself */
   curve(x, NULL, f0);
   util_forked_limit(1);
-  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, one), GSL_SUCCESS);
+  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, NULL, one), GSL_SUCCESS);
   util_forked_limit(3);
-  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, many), GSL_SUCCESS);
+  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, NULL, many), GSL_SUCCESS);
   const double want[4][2] = {{3.0, 0}, {0, 1.5}, {0, 1}, {0, 0}};
   for (size_t i = 0; i < 4; i++)
     for (size_t j = 0; j < 2; j++) {
@@ -202,9 +202,15 @@ START_TEST(jacobian_columns_side_by_side)
   gsl_vector_set(x, 1, 10); /* the second column's step goes past 10 */
   curve(x, NULL, f0);
   util_forked_limit(1);
-  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, one), GSL_EDOM);
+  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, NULL, one), GSL_EDOM);
   util_forked_limit(2);
-  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, many), GSL_EDOM);
+  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, NULL, many), GSL_EDOM);
+  /* 10 as the second coordinate's top: its step goes backwards, inside what curve takes, and
+   * the column is the closed form's (a, cos b) again */
+  const double top[2] = {INFINITY, 10};
+  ck_assert_int_eq(fit_fdjac(curves, NULL, x, f0, 1e-6, top, many), GSL_SUCCESS);
+  ck_assert_msg(fabs(gsl_matrix_get(many, 1, 1) - 1.5) < 1e-5 && fabs(gsl_matrix_get(many, 2, 1) - cos(10)) < 1e-5,
+                "J col 1 = %g, %g", gsl_matrix_get(many, 1, 1), gsl_matrix_get(many, 2, 1));
   util_forked_limit(0);
   gsl_vector_free(x);
   gsl_vector_free(f0);
