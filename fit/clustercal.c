@@ -223,6 +223,13 @@ static void bound_notes(fit_cluster *c, const topo_cluster *start)
     if (!fit_cfit_at_bound(f, i) || i == FIT_P_STEEP) /* the ramp's shape, not hardware */
       continue;
     size_t n = strlen(c->bounds);
+    if (fit_cfit_at_floor(f, i) && (i == FIT_P_PROXY || i == FIT_P_PROXY_SIMPLE)) {
+      snprintf(c->bounds + n, sizeof c->bounds - n,
+               "a step of %s on a ring across nodes at NCCL's least figure for its proxy, %.3g us (an Intel host's): "
+               "the log's ring across nodes is faster than the proxy's pace NCCL's model gives any host\n",
+               i == FIT_P_PROXY ? "LL or LL128" : "Simple", f->lo[i] * 1e6);
+      continue;
+    }
     if (fit_cfit_at_floor(f, i)) {
       snprintf(c->bounds + n, sizeof c->bounds - n,
                "%s at the least it takes on %s's GPU (%.3g us, measured: experiments/gpu/): the log is faster at "
@@ -375,10 +382,13 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
   /* a ring across nodes: the least its steps take, the proxy's (nccl_step_s), from NCCL's own
    * figure for an AMD host (tuning.cc getNetOverhead at v2.26.2: 2 us, three times it for
    * Simple; an Intel host's 1 us lies below NCCL's LL128 step on NVLink, where a floor would not
-   * show), at most what NCCL's model gives a whole step across the network (hwLat's NET row) */
+   * show), at least NCCL's least figure, any other host's 1 us (3 for Simple: a proxy's pace
+   * far below it, L06's fit at 0.04 us, is time taken from the model's other steps), at most
+   * what NCCL's model gives a whole step across the network (hwLat's NET row) */
   for (int i = FIT_P_PROXY; i <= FIT_P_PROXY_SIMPLE; i++) {
     int proto = i == FIT_P_PROXY ? NCCL_PROTO_LL128 : NCCL_PROTO_SIMPLE;
-    *fit_cfit_param(f, i) = 2e-6 * (proto == NCCL_PROTO_SIMPLE ? 3 : 1);
+    *fit_cfit_param(f, i) = 1e-6 * nccl_net_overhead_us(proto == NCCL_PROTO_SIMPLE, 1);
+    f->lo[i] = 1e-6 * nccl_net_overhead_us(proto == NCCL_PROTO_SIMPLE, 0);
     f->hi[i] = 1e-6 * f->nccl_version->hw_lat[NCCL_HW_NET][NCCL_ALGO_RING][proto];
     f->free[i] = multi > 0;
   }

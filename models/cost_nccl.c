@@ -155,7 +155,7 @@ static double time_2_2x(const cost_nccl_shape *s, const nccl_version *v, int a, 
   double lat = v->base_lat[a][p], intra_lat = v->hw_lat[intra_hw][a][p];
   double inter_lat = v->hw_lat[NCCL_HW_NET][ppn == 1 ? COST_NCCL_TREE : a][p];
   if (a == COST_NCCL_RING) {
-    double net_overhead = s->nodes > 1 ? (p == COST_NCCL_SIMPLE ? 3.0 : 1.0) : 0;
+    double net_overhead = s->nodes > 1 ? nccl_net_overhead_us(p == COST_NCCL_SIMPLE, 0) : 0;
     int inter_steps = s->nodes == 1 ? 0 : 2 * (s->nodes - 1);
     lat += (nsteps - inter_steps) * fmax(intra_lat, net_overhead) + inter_steps * inter_lat;
   } else {

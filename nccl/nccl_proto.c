@@ -466,6 +466,8 @@ uint64_t nccl_wire_bytes(int proto, uint64_t bytes)
   return bytes;
 }
 
+double nccl_net_overhead_us(int simple, int amd) { return (amd ? 2.0 : 1.0) * (simple ? 3 : 1); }
+
 double nccl_hop_extra_s(int hw, int algo, int proto)
 {
   const nccl_version *v = nccl_version_default();

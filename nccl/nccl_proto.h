@@ -200,6 +200,7 @@ uint64_t nccl_wire_bytes(int proto, uint64_t bytes);
  * takes with LL (the transport itself: NCCL's lowest per-hop latency), from the default
  * version's hwLat; and the fixed latency of one collective (NCCL's baseLat), in seconds. */
 double nccl_hop_extra_s(int hw, int algo, int proto);
+
 /* The same on hosts of compute properties c: on a GPU's own hops (NVLink, PCIe) ll_lat,
  * ll128_lat or simple_lat where the platform gives it (fitted to a cluster's measurements),
  * else NCCL's; across the network always NCCL's, whose step goes through the proxy thread
@@ -207,6 +208,12 @@ double nccl_hop_extra_s(int hw, int algo, int proto);
  * of a ring at LL128 said nothing of it, and its one figure for every hop had made NVLS
  * tree's Simple steps across nodes 11 us shorter each. */
 double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto);
+
+/* What NCCL's model takes a ring's step across nodes to take at least, in us, its proxy's
+ * pace (tuning.cc getNetOverhead at v2.26.2): 1 us on an Intel host or one it does not know,
+ * 2 us on an AMD host (amd), three times that for Simple (simple). */
+double nccl_net_overhead_us(int simple, int amd);
+
 /* A step's time on a hop beyond its route's latency as NCCL's `algo` runs it over `nodes`
  * nodes: nccl_hop_s, and on a ring that spans nodes at least the network proxy's part of a
  * step (the compute properties proxy_lat, for LL and LL128, and proxy_simple_lat; 0: none).
