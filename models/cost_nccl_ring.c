@@ -72,11 +72,8 @@ static int replay_cut(cost_ctx *c, uint64_t count, int proto, int nc, int m, int
     for (int i = 0; i < p; i++)
       place[ch * p + topo_ring_rank(&t->rings, ch, i)] = i;
   int q = c->shape.nccl_quick, run = q > 0 && nc > q ? q : nc; /* quick: q channels stand for them all */
-  /* not the fits' quick replays: their descent takes forward differences, which a figure at
-   * its upper bound cannot take, and the fold's few tenths of a percent sent L08's (4 x 8
-   * H100) there, its NICs held at their line rate, 9.4% off the log from 1 MiB (median)
-   * where the whole replay's fit is 4.1% off */
-  int nr = fold && !fold_off() && q <= 0 ? ring_period(c, place, nc) : p;
+  /* the fits' quick replays too: a period of every channel's rings is one of the first q's */
+  int nr = fold && !fold_off() ? ring_period(c, place, nc) : p;
   for (int ch = 0; ch < run && nr < p; ch++) { /* a short chunk's rank moves unlike its likes */
     nccl_ring_sched even;
     nccl_ring_sched_init(&even, p, 0, 0, kn_part_len((size_t)count, nc, ch), proto, (size_t)c->shape.elem);
