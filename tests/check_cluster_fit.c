@@ -209,7 +209,8 @@ END_TEST
  * fast. Its every step crosses the network, whose per-step costs are NCCL's for each protocol
  * (an InfiniBand NIC writing the GPU's memory; EFA without GPUDirect goes through the host's
  * memory, which nothing models): 6.1% / 8.9% here, where a fit that set them as the GPU's for
- * every hop came to 5% / 10%. */
+ * every hop came to 5% / 10%. Its ring's step across nodes ends at the floor, NCCL's least
+ * proxy figure (1 us: nccl_net_overhead_us), and says so; with none it went to 0.04 us. */
 START_TEST(a_slow_nic_behind_pcie)
 {
   times t = measured(LOGS "L06_efa_2node_v100_nccl264.log");
@@ -217,6 +218,9 @@ START_TEST(a_slow_nic_behind_pcie)
   int n;
   char *table = fit(LOGS "L06_efa_2node_v100_nccl264.log", 2, "", "l06");
   ck_assert_msg(strstr(table, "# far below: each NIC at 2."), "%s", table);
+  ck_assert_msg(strstr(table, "# at a bound: a step of LL or LL128 on a ring across nodes at NCCL's least figure for "
+                              "its proxy, 1 us"),
+                "%s", table);
   free(table);
   errors("l06", "--nodes 2 --ranks-per-node 1", "nccl", &t, NULL, 0, e, &n);
   ck_assert_int_eq(n, 12);
