@@ -364,8 +364,9 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
    * of the same servers: 245 and 673), and with the switch held the copies of the two agree
    * within 1.7% (583 and 593 GB/s with the most warps NCCL gives them, nccl_nvls_copy_warps).
    * What its copy warps move (nccl_op_time_nvls) is fitted: at most the device's copy rate,
-   * from a step below it, where the Jacobian's forward differences (a percent of the log of
-   * the rate, 30% of it) still see the rate move; not from the server's figure, which is this
+   * from a step below it (chosen while the Jacobian's differences all went forwards and one
+   * at the bound saw nothing move; they now step back from it, fit/fdjac.h, and the start
+   * stays where the fits' figures came from); not from the server's figure, which is this
    * fit's of a log (topo_preset_nvls_copy), so that a fit is the same whatever it says */
   int arch = nccl_arch_of(f->topo.gpu_bw), n = c->runs[0].gpus;
   if (f->topo.node == TOPO_NODE_NVSWITCH && arch >= NCCL_ARCH_HOPPER && n >= 2 && n <= NCCL_NVLS_MAX_HEADS) {
