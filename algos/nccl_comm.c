@@ -182,6 +182,11 @@ int ar_nccl_comm_nvlink(const ar_nccl_comm *t, int a, int b)
   return a / R == b / R && t->nvlink[(a % R) * R + b % R];
 }
 
+double ar_nccl_comm_gap(const ar_nccl_comm *t, const sa_compute *c, int a, int b, int algo, int proto)
+{
+  return a / t->rpn != b / t->rpn ? nccl_net_gap_s(c, algo, proto) : 0;
+}
+
 double ar_nccl_comm_extra(const ar_nccl_comm *t, const sa_compute *c, int a, int b, int algo, int proto)
 {
   int hw = a / t->rpn != b / t->rpn ? NCCL_HW_NET : ar_nccl_comm_nvlink(t, a, b) ? NCCL_HW_NVLINK : NCCL_HW_PCI;

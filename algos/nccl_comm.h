@@ -41,6 +41,9 @@ void ar_nccl_comm_tree(const ar_nccl_comm *t, int c, int rank, topo_tree_node *o
  * link itself takes (nccl_proto.h), by the hop's class: network between nodes, NVLink or
  * PCI inside one. 0 in a real run: the hardware pays it. */
 double ar_nccl_comm_extra(const ar_nccl_comm *t, const sa_compute *c, int a, int b, int algo, int proto);
+/* The proxy's seconds before each slice from rank a to rank b leaves: nccl_net_gap_s across
+ * nodes, 0 within one. */
+double ar_nccl_comm_gap(const ar_nccl_comm *t, const sa_compute *c, int a, int b, int algo, int proto);
 
 /* 1 when the hop from rank a to rank b is an NVLink-class one inside a node (its bytes on the
  * link: nccl_nvlink_per_wire; a NIC's or PCI's efficiency is the platform's rate). */

@@ -65,6 +65,8 @@ struct ar_pipe_conn {
   double per_wire;                /* bytes on the link per byte on the wire (nccl_nvlink_per_wire) */
   double route;                   /* receive: the route's latency the receiver pays (sg_latency.h); < 0: unknown */
   long issued, completed;         /* send: slices sent, and delivered */
+  double gap;                     /* send: the proxy's time before each slice leaves */
+  double send_at;                 /* send: when the slice the proxy holds leaves; < 0: none held */
   long arrived;                   /* receive: slices arrived */
   char *buf;                      /* real data: a slot's elements at buf + slot * stride */
 };
@@ -177,6 +179,8 @@ static int setup(pipe_run *r)
       x->recv = j < s->nrecv;
       x->peer = x->recv ? j : j - s->nrecv;
       x->route = -1;
+      x->gap = x->recv ? 0 : s->gap[x->peer];
+      x->send_at = -1;
       x->per_wire = ar_nccl_comm_nvlink(r->p->nccl, x->recv ? s->recv_peer[x->peer] : rank,
                                         x->recv ? rank : s->send_peer[x->peer])
                         ? nccl_nvlink_per_wire(r->p->nccl->arch, s->nvlink_scale)
@@ -219,12 +223,20 @@ static void post_recvs(pipe_run *r, ar_pipe_stream *s)
   }
 }
 
-/* Sends the connection's next packed slice once the one before is delivered. */
+/* Sends the connection's next packed slice once the one before is delivered, and where the
+ * connection has a proxy, its gap after that (the proxy holds it until send_at). */
 static int issue(pipe_run *r, ar_pipe_conn *c)
 {
   ar_pipe_stream *s = c->s;
   if (c->issued >= s->sdone || c->issued > c->completed)
     return 0;
+  if (c->gap > 0) {
+    if (c->send_at < 0)
+      c->send_at = r->now + c->gap;
+    if (c->send_at > r->now)
+      return 0;
+    c->send_at = -1;
+  }
   int slot = (int)(c->issued % r->slots);
   payload *pl = r->p->real_data ? malloc(sizeof *pl + c->bytes[slot]) : r->stamp;
   if (!pl)
@@ -377,6 +389,11 @@ static int loop(pipe_run *r)
     double soonest = INFINITY;
     int more = 0;
     nccl_op op;
+    for (int i = 0; i < r->nconn && rc == 0; i++) { /* the slices the proxies hold, due now */
+      ar_pipe_conn *c = &r->conn[i];
+      if (c->send_at >= 0 && c->send_at <= r->now)
+        rc = issue(r, c);
+    }
     /* every stream takes what is ready, up to its first sum, which shares the GPU with the
      * other streams' under way */
     for (int i = 0; i < r->nstreams && rc == 0; i++) {
@@ -394,6 +411,11 @@ static int loop(pipe_run *r)
     }
     for (int i = 0; i < r->nstreams; i++)
       more |= r->streams[i].k < r->streams[i].nops;
+    for (int i = 0; i < r->nconn; i++) /* and those due later */
+      if (r->conn[i].send_at >= 0) {
+        more = 1;
+        soonest = r->conn[i].send_at < soonest ? r->conn[i].send_at : soonest;
+      }
     /* a connection's slices arrive in the order they were sent, one at a time: only its
      * next one can end (a wait over every posted receive costs SimGrid as much per event) */
     int ncomm = 0, nexec = 0;

@@ -30,6 +30,8 @@ struct ar_pipe_stream {
   int recv_peer[NCCL_MAX_PEERS], recv_tag[NCCL_MAX_PEERS];
   int send_peer[NCCL_MAX_PEERS], send_tag[NCCL_MAX_PEERS];
   double extra[NCCL_MAX_PEERS]; /* per receive peer: seconds a slice takes beyond the link's */
+  double gap[NCCL_MAX_PEERS];   /* per send peer: the proxy's seconds before each slice leaves
+                                 * (nccl_net_gap_s: a ring's connections across nodes); 0: none */
   int switch_recv;     /* NVLS: the first switch_recv receive peers are summed by the switch */
   double nvlink_scale; /* NVLS: bytes on an NVLink per byte sent (nccl_nvls_wire_scale); 0: 1 */
   double copy_in, copy_out; /* NVLS: its copy warps' share (nccl_nvls_stream); 0: 1 */

@@ -56,6 +56,7 @@ int ar_nccl_ring(const void *sendbuf, void *recvbuf, size_t count, kn_dtype dt, 
     st[c].send_peer[0] = next;
     st[c].recv_tag[0] = st[c].send_tag[0] = c;
     st[c].extra[0] = ar_nccl_comm_extra(t, &p->compute, prev, rank, NCCL_ALGO_RING, proto);
+    st[c].gap[0] = ar_nccl_comm_gap(t, &p->compute, rank, next, NCCL_ALGO_RING, proto);
   }
   if (rc == 0)
     rc = ar_pipe_run(st, nc, nccl_slots(NCCL_ALGO_RING, proto), proto, sendbuf, recvbuf, dt, comm, p);

@@ -34,6 +34,9 @@ typedef struct {
   double late;  /* the latency the receiver pays after the bytes (cost_net's late_latency) */
   double extra; /* the protocol's latency beyond the link's: the slice is seen that much later */
   double per_wire; /* bytes on the link per byte on the wire (NCCL's NVLink efficiency) */
+  double gap;      /* the proxy's time before each slice it sends (nccl_net_gap_s) */
+  int holding;     /* the proxy holds the next slice, since held (its gap runs from then) */
+  double held;
   /* the sender's side */
   long issued, completed;
   double wire[NCCL_STEPS]; /* packed slices, by number mod slots */
@@ -494,10 +497,18 @@ static int try_issue(des *d, int id)
   conn *x = &d->cn[id];
   const stream_state *s = &d->ss[x->ss], *r = &d->ss[x->rs];
   long posted = r->rdone + d->slots < r->recvs ? r->rdone + d->slots : r->recvs;
-  if (x->phase != 0 || x->issued >= s->sdone || x->issued >= posted)
+  if (x->phase != 0 || x->issued >= s->sdone)
+    return 0;
+  if (x->gap > 0 && !x->holding) { /* the proxy takes the slice up, whether or not a receive waits */
+    x->holding = 1;
+    x->held = d->now;
+  }
+  if (x->issued >= posted)
     return 0;
   if (d->now < d->rk[x->to].start) /* the receiver has not started: nothing posted yet */
     return push(d, d->rk[x->to].start, EV_POSTED, id, 0);
+  double from = x->holding && x->held + x->gap > d->now ? x->held + x->gap : d->now;
+  x->holding = 0;
   double w = x->wire[x->issued % d->slots];
   const cost_net *net = d->c->net;
   x->issued++;
@@ -506,7 +517,7 @@ static int try_issue(des *d, int id)
   double lat = x->u.lat * sa_piecewise_at(&net->lat_factor, w);
   /* back to back, the receiver paying the latency (topo/sg_latency.h), or the latency first */
   x->late = net->late_latency ? lat : 0;
-  return push(d, d->now + lat - x->late, EV_LAT, id, 0);
+  return push(d, from + lat - x->late, EV_LAT, id, 0);
 }
 
 static int rank_step(des *d, int r);
@@ -847,6 +858,7 @@ static int connect(des *d, int algo)
     x->to = se[i].to;
     int hw = rc ? NCCL_HW_NET : hop_class(d->c, t, x->from, to);
     x->extra = rc ? 0 : nccl_step_s(&d->c->net->compute, hw, algo, d->proto, d->c->shape.nodes);
+    x->gap = rc || hw != NCCL_HW_NET ? 0 : nccl_net_gap_s(&d->c->net->compute, algo, d->proto);
     x->per_wire = hw == NCCL_HW_NVLINK ? nccl_nvlink_per_wire(arch, d->st[x->ss].nvlink_scale) : 1; /* as nccl_pipe.c */
     d->ss[x->ss].sc[x->sj] = d->ss[x->rs].rc[x->rj] = i;
   }

@@ -517,6 +517,12 @@ double nccl_step_s(const sa_compute *c, int hw, int algo, int proto, int nodes)
   return algo == NCCL_ALGO_RING && nodes > 1 && proxy > v ? proxy : v;
 }
 
+double nccl_net_gap_s(const sa_compute *c, int algo, int proto)
+{
+  double proxy = proto == NCCL_PROTO_SIMPLE ? c->proxy_simple_lat : c->proxy_lat;
+  return algo == NCCL_ALGO_RING && proxy > 0 ? proxy / nccl_slices_per_chunk(algo, proto) : 0;
+}
+
 double nccl_start_s(const sa_compute *c, int algo, int proto)
 {
   double own = nccl_launch_s(algo, proto);

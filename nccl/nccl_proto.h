@@ -226,6 +226,18 @@ double nccl_net_overhead_us(int simple, int amd);
 double nccl_step_s(const sa_compute *c, int hw, int algo, int proto, int nodes);
 double nccl_launch_s(int algo, int proto);
 
+/* The seconds a ring's connection across nodes holds each slice before its bytes leave, from
+ * when the slice is ready and the one before it delivered: its step's share of the proxy's
+ * figure (proxy_lat a slice of LL and LL128, proxy_simple_lat over Simple's slices a chunk),
+ * paid again at every step. NCCL's model holds each of a ring's 2 (p - 1) steps to its
+ * proxy's pace once a call ("Inter-node rings still have to launch nsteps * net overhead",
+ * tuning.cc at v2.26.2); the logs pay it at every step of every loop, with the chunks' bytes
+ * on top: L08 (4 x 8 H100) about 7 us a step beyond its NICs' time at 512 KiB, 1 MiB and 2
+ * MiB chunks alike, L12 (2 x 8 H100, another cluster) about 2 us (docs/nccl.md). As a latency
+ * alone the slices in flight hid it. 0 for trees (NCCL's model holds them to none) and where
+ * the platform gives no proxy figure. */
+double nccl_net_gap_s(const sa_compute *c, int algo, int proto);
+
 /* The seconds a collective of NCCL's `algo` with `proto` takes to start on hosts of compute
  * properties c: NCCL's base latency (for NVLS and NVLS tree, whose base is 0, their NVLink
  * latency: NCCL's whole latency of NVLS on one node, 25 us); where the platform gives

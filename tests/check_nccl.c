@@ -360,6 +360,41 @@ START_TEST(ring_across_nodes_waits_on_its_proxy)
 }
 END_TEST
 
+/* The proxy's time is paid again at every step of a ring across nodes, not hidden behind
+ * the slices in flight (nccl_net_gap_s): it holds each slice it sends that step's share of
+ * NCCL's per-step figure (Simple's 2 slices a chunk 3 us each of 6), after the slice before
+ * it is delivered. L08 (4 x 8 H100) shows it: about 7 us a step above what its NICs take, from
+ * 512 KiB to 2 MiB chunks; as a latency its slices hid, its 256 MiB came 24% fast. On L12's
+ * fit (NICs at 50 GB/s, 2 of the 16 channels a NIC, the proxy at 3 us a Simple step), 512
+ * MiB is one loop of 30 steps of 2 MiB chunks: the runner and the model agree, and the time
+ * beyond the NICs' is the 30 steps' proxy (90 us) and the start (the fitted launch, 24 us, and
+ * the first slices' latency), where with the slices hiding the proxy it was 43 us. */
+START_TEST(ring_across_nodes_pays_its_proxy_each_step)
+{
+  sa_compute c = {.proxy_lat = 2e-6, .proxy_simple_lat = 6e-6};
+  ck_assert_double_eq(nccl_net_gap_s(&c, NCCL_ALGO_RING, NCCL_PROTO_SIMPLE), 3e-6);
+  ck_assert_double_eq(nccl_net_gap_s(&c, NCCL_ALGO_RING, NCCL_PROTO_LL128), 2e-6);
+  ck_assert_double_eq(nccl_net_gap_s(&c, NCCL_ALGO_TREE, NCCL_PROTO_SIMPLE), 0);
+  static const char *const mode[] = {"sim", "model"}, *const key[] = {"time_s", "model_time_s"};
+  double t[2];
+  for (int k = 0; k < 2; k++) {
+    char line[256];
+    snprintf(line, sizeof line,
+             "--platform " PLAT "l12_nccl_ring_fit.xml --algo nccl-ring --proto Simple --timing nccl-tests "
+             "--sizes 512M,4 --mode %s",
+             mode[k]);
+    cli_result r = cli_run(line, 1);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    t[k] = cli_num(cli_point(&r, 1), key[k]); /* 512 MiB; 4 B before it */
+    cli_result_free(&r);
+  }
+  ck_assert_msg(fabs(t[1] - t[0]) <= 0.005 * t[0], "model %g us, simulation %g us", t[1] * 1e6, t[0] * 1e6);
+  double nics = 30 * 2097152 / 25e9, beyond = t[0] - nics;
+  ck_assert_msg(beyond >= 30 * 3e-6 && beyond <= 30 * 3e-6 + 60e-6, "%g us beyond the NICs' %g", beyond * 1e6,
+                nics * 1e6);
+}
+END_TEST
+
 /* A start fitted to one algorithm carries to the others as NCCL's model has them differ
  * (nccl_start_s): launch_lat is a ring's with LL, and NVLS tree starts 18.4 us later (its 25
  * us against the ring's 6.6, tuning.cc v2.26.2); with none, NCCL's own. */
@@ -436,7 +471,8 @@ int main(void)
   CHECK_CASE(s, "pipeline", 120, ring_cut_keeps_its_ends, long_ring_model_follows_the_whole_replay,
              one_channel_pays_the_larger_of_link_and_sum, dgx1_ring_drives_the_nvlinks, dgx1_quad_rings_use_every_link,
              nvswitch_channels_as_nccls_search, protocol_ceilings_where_none_given, one_channel_ll_rate_on_hopper,
-             ring_across_nodes_waits_on_its_proxy, launch_is_a_rings_with_ll, like_nodes_fold_onto_the_first);
+             ring_across_nodes_waits_on_its_proxy, ring_across_nodes_pays_its_proxy_each_step,
+             launch_is_a_rings_with_ll, like_nodes_fold_onto_the_first);
   CHECK_CASE(s, "cli", 60, choice_is_reported, same_command_same_times, bad_input_exits_2);
   return check_run(s);
 }
