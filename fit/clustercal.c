@@ -381,17 +381,16 @@ static void nccl_protocols(fit_cluster *c, fit_cfit *f, int single, int multi, c
   if (!single)
     f->compute.ll_bw = f->compute.ll128_bw = f->compute.simple_bw = 0;
   /* a ring across nodes: the least its steps take and the time its proxy holds each step's
-   * slices (nccl_step_s, nccl_net_gap_s), from NCCL's own figure for a host it does not know,
-   * also its least for any host, an Intel host's (tuning.cc getNetOverhead at v2.26.2: 1 us,
-   * three times it for Simple; a proxy's pace far below it, L06's fit at 0.04 us, was time
-   * taken from the model's other steps), at most what NCCL's model gives a whole step across
-   * the network (hwLat's NET row). Held each step, it moves a ring's time from its floor up, so
-   * the fit starts there (at an AMD host's 2 us it started while the proxy was only a floor
-   * under each step: an Intel host's 1 us lies below NCCL's LL128 step on NVLink, where a
-   * floor alone does not show) */
+   * slices (nccl_step_s, nccl_net_gap_s), from NCCL's own figure for the server's host
+   * (tuning.cc getNetOverhead at v2.26.2: 1 us on an Intel host, 2 on an AMD one, three times
+   * it for Simple), at least its least for any host, an Intel host's (a proxy's pace far below
+   * it, L06's fit at 0.04 us, was time taken from the model's other steps), at most what NCCL's
+   * model gives a whole step across the network (hwLat's NET row). Held each step, the proxy
+   * moves a ring's time wherever it starts (as only a floor under each step, an Intel host's 1
+   * us lay below NCCL's LL128 step on NVLink, where it did not show) */
+  nccl_host_proxy(&f->compute, c->preset->host_amd);
   for (int i = FIT_P_PROXY; i <= FIT_P_PROXY_SIMPLE; i++) {
     int proto = i == FIT_P_PROXY ? NCCL_PROTO_LL128 : NCCL_PROTO_SIMPLE;
-    *fit_cfit_param(f, i) = 1e-6 * nccl_net_overhead_us(proto == NCCL_PROTO_SIMPLE, 0);
     f->lo[i] = 1e-6 * nccl_net_overhead_us(proto == NCCL_PROTO_SIMPLE, 0);
     f->hi[i] = 1e-6 * f->nccl_version->hw_lat[NCCL_HW_NET][NCCL_ALGO_RING][proto];
     f->free[i] = multi > 0;
@@ -524,19 +523,15 @@ static int calibrate_one(const md_data *d, const fit_cluster_opts *o, fit_cluste
   if (rc == 0 && cost_is_nccl(f->algo) &&
       (!f->free[FIT_P_PROXY] || fit_cparam_unused(f, FIT_P_PROXY, c->runs, c->nruns)) &&
       (!f->free[FIT_P_PROXY_SIMPLE] || fit_cparam_unused(f, FIT_P_PROXY_SIMPLE, c->runs, c->nruns))) {
-    /* unseen, the proxy is what NCCL's model takes of a host it does not know (an Intel
-     * host's figure): the fit's start (an AMD host's) is only where a descent begins */
-    f->compute.proxy_lat = 1e-6 * nccl_net_overhead_us(0, 0);
-    f->compute.proxy_simple_lat = 1e-6 * nccl_net_overhead_us(1, 0);
     f->free[FIT_P_PROXY] = f->free[FIT_P_PROXY_SIMPLE] = 0; /* not fitted: at no bound */
-    char ll[32], simple[32];
-    snprintf(ll, sizeof ll, "%.3g", f->compute.proxy_lat * 1e6);
-    snprintf(simple, sizeof simple, "%.3g", f->compute.proxy_simple_lat * 1e6);
+    char host[160];
+    snprintf(host, sizeof host, "an %s host, %s's, %.3g us (Simple %.3g)", c->preset->host_amd ? "AMD" : "Intel",
+             c->preset->name, f->compute.proxy_lat * 1e6, f->compute.proxy_simple_lat * 1e6);
     note(c,
-         "a ring's step across nodes: NCCL's own figure for a host it does not know (an Intel host's), %s us "
-         "(Simple %s), not fitted: no ring across nodes among the fitted sizes (L12's fit, 2 x 8 H100: Simple at "
-         "that figure, its least; L08, 4 x 8 H100 of L07's cluster, shows about 7 us a step)\n",
-         ll, simple);
+         "a ring's step across nodes: NCCL's own figure for %s, not fitted: no ring across nodes among the fitted "
+         "sizes (L12's fit, 2 x 8 H100: Simple at an Intel host's figure, its least; L08, 4 x 8 H100 of L07's "
+         "cluster, shows about 7 us a step)%s\n",
+         host, "");
   }
   if (rc == 0 && f->free[FIT_P_NVLS_COPY] && !fit_cparam_unused(f, FIT_P_NVLS_COPY, c->runs, c->nruns)) {
     int arch = nccl_arch_of(f->topo.gpu_bw), n = c->runs[0].gpus;

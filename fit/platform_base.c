@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nccl/nccl_proto.h"
+
 void fit_base_from_pingpong(const fit_calibration *c, const char *path, int nics, fit_platform_base *b)
 {
   memset(b, 0, sizeof *b);
@@ -81,6 +83,7 @@ void fit_base_from_preset(const topo_preset *p, int nic_given, fit_platform_base
   b->has_gpus = 1;
   b->spec.has_compute = 1;
   topo_preset_compute(p, &b->spec.compute);
+  nccl_host_proxy(&b->spec.compute, p->host_amd); /* its rings across nodes wait on the proxy */
   const char *copies_log;
   b->spec.compute.nvls_copy_bw = topo_preset_nvls_copy(p, &copies_log);
   b->spec.host_speed = p->flops;

@@ -468,6 +468,12 @@ uint64_t nccl_wire_bytes(int proto, uint64_t bytes)
 
 double nccl_net_overhead_us(int simple, int amd) { return (amd ? 2.0 : 1.0) * (simple ? 3 : 1); }
 
+void nccl_host_proxy(sa_compute *c, int amd)
+{
+  c->proxy_lat = 1e-6 * nccl_net_overhead_us(0, amd);
+  c->proxy_simple_lat = 1e-6 * nccl_net_overhead_us(1, amd);
+}
+
 double nccl_hop_extra_s(int hw, int algo, int proto)
 {
   const nccl_version *v = nccl_version_default();

@@ -214,6 +214,10 @@ double nccl_hop_s(const sa_compute *c, int hw, int algo, int proto);
  * 2 us on an AMD host (amd), three times that for Simple (simple). */
 double nccl_net_overhead_us(int simple, int amd);
 
+/* Sets c's proxy_lat and proxy_simple_lat to NCCL's figures for a host of AMD's (amd) or
+ * Intel's CPUs: what its model takes a ring's step across nodes to take at least, in seconds. */
+void nccl_host_proxy(sa_compute *c, int amd);
+
 /* A step's time on a hop beyond its route's latency as NCCL's `algo` runs it over `nodes`
  * nodes: nccl_hop_s, and on a ring that spans nodes at least the network proxy's part of a
  * step (the compute properties proxy_lat, for LL and LL128, and proxy_simple_lat; 0: none).

@@ -147,9 +147,11 @@ END_TEST
 /* A ring through like nodes repeats node by node, and its model replays the first nodes
  * alone (models/cost_fold.h): hgx-h100-rails' 4 x 8 H100, whose rings run through every other
  * node backwards, folds onto 2 nodes. Timed as nccl-tests, its calls start from the first
- * node's release on every node, the rest as every node's replay: within 1% of the whole
+ * node's release on every node, the rest as every node's replay: within 1.5% of the whole
  * replay (SIMALLREDUCE_FOLD=0) from 1 MiB, the wobble of the steady state from call to call
- * (64 MiB: 420.54 us folded, 418.08 whole), and the steady state's 1 GiB to 1e-5 (5319.970 us). On
+ * (LL128 with the proxy held each step, nccl_net_gap_s: 48 MiB 364.60 us folded, 360.74
+ * whole; 64 MiB 434.01 and 440.01; 0.3% or less at 1, 16, 80 and 128 MiB; 1% before the
+ * proxy was held), and the steady state's 1 GiB to 1e-5 (5505.970 us). On
  * baidu40's 40 ranks of one GPU a 512 KiB chunk of 3280 floats leaves a shorter last one,
  * whose rank moves unlike its likes: not folded, the same bit for bit. */
 START_TEST(like_nodes_fold_onto_the_first)
@@ -157,7 +159,7 @@ START_TEST(like_nodes_fold_onto_the_first)
   static const char *const cmd[] = {
       "--platform hgx-h100-rails --algo nccl-ring --mode model --timing nccl-tests --sizes 1M,64M,1G",
       "--platform baidu40 --algo nccl-ring --mode model --timing nccl-tests --sizes 512K"};
-  static const double tol[][3] = {{1e-2, 1e-2, 1e-5}, {0, 0, 0}};
+  static const double tol[][3] = {{1.5e-2, 1.5e-2, 1e-5}, {0, 0, 0}};
   for (int k = 0; k < 2; k++) {
     double t[2][3];
     for (int whole = 0; whole < 2; whole++) {

@@ -268,6 +268,23 @@ START_TEST(fewer_gpus_keep_their_nics)
 }
 END_TEST
 
+/* A preset's rings across nodes wait on NCCL's proxy figure for its reference server's host
+ * (nccl_host_proxy): the DGX A100's AMD EPYC 2 us a step, 6 for Simple; the DGX H100's Intel
+ * Xeon 1 and 3. */
+START_TEST(presets_carry_their_hosts_proxy)
+{
+  static const struct {
+    const char *preset, *props;
+  } want[] = {{"hgx-a100", "<prop id=\"proxy_lat\" value=\"2e-06\"/><prop id=\"proxy_simple_lat\" value=\"6e-06\"/>"},
+              {"hgx-h100", "<prop id=\"proxy_lat\" value=\"1e-06\"/><prop id=\"proxy_simple_lat\" value=\"3e-06\"/>"}};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    cli_result r = cli_simcalib("platform --preset %s --nodes 2 -o -", want[i].preset);
+    ck_assert_msg(r.status == 0 && strstr(r.out, want[i].props), "%s: %s", want[i].preset, r.err);
+    cli_result_free(&r);
+  }
+}
+END_TEST
+
 START_TEST(shipped_hgx_h100_is_what_the_generator_writes)
 {
   char path[256];
@@ -452,8 +469,9 @@ int main(void)
 {
   Suite *s = suite_create("topo");
   CHECK_CASE_FIXTURE(s, "generated platforms", 120, setup, teardown, models_see_the_network_simgrid_routes,
-                     rails_and_the_fat_tree_show_in_the_routes, shipped_hgx_h100_is_what_the_generator_writes,
-                     nic_rate_note_is_true, unmeasured_presets_have_no_floor, rail_units_delay_and_limit_as_one_switch,
+                     rails_and_the_fat_tree_show_in_the_routes, presets_carry_their_hosts_proxy,
+                     shipped_hgx_h100_is_what_the_generator_writes, nic_rate_note_is_true,
+                     unmeasured_presets_have_no_floor, rail_units_delay_and_limit_as_one_switch,
                      every_dense_algorithm_verifies_on_4x8_rails, ring_at_16g_on_rails, bad_shapes_are_refused,
                      fewer_gpus_keep_their_nics);
   TCase *tc = tcase_create("measured GPUs"); /* each preset whose GPU we measured */

@@ -13,28 +13,36 @@ static const topo_preset presets[] = {
      "NVIDIA H100 Tensor Core GPU datasheet (SXM5): 18 NVLink4 links, 900 GB/s both ways (450 per\n"
      "       direction), 3.35 TB/s HBM3, 67 Tflop/s fp32; NVIDIA DGX H100 datasheet: 8 single-port\n"
      "       ConnectX-7, 400 Gb/s InfiniBand each; NVIDIA DGX SuperPOD reference architecture: one\n"
-     "       leaf per rail (GPU j's NIC of every node on leaf j)"},
+     "       leaf per rail (GPU j's NIC of every node on leaf j); DGX H100: 2 Intel Xeon Platinum 8480C",
+     0},
     {"hgx-h200", "H200", "NVL", TOPO_NODE_NVSWITCH, 8, 450e9, 1e-6, 8, 50e9, 2e-6, 1, 4.8e12, 67e12,
      "NVIDIA H200 Tensor Core GPU datasheet (SXM): NVLink 900 GB/s both ways (450 per direction),\n"
      "       4.8 TB/s HBM3e, 67 Tflop/s fp32 (the H100 SXM's multiprocessors); NVIDIA DGX H200\n"
-     "       datasheet: 8 single-port ConnectX-7, 400 Gb/s InfiniBand each, on rails"},
+     "       datasheet: 8 single-port ConnectX-7, 400 Gb/s InfiniBand each, on rails; 2 Intel Xeon\n"
+     "       Platinum 8480C",
+     0},
     {"hgx-a100", "A100", "PCIe", TOPO_NODE_NVSWITCH, 8, 300e9, 1e-6, 8, 25e9, 2e-6, 1, 1.555e12, 19.5e12,
      "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB): 12 NVLink3 links, 600 GB/s both ways (300 per\n"
      "       direction), 1555 GB/s HBM2, 19.5 Tflop/s fp32; NVIDIA DGX A100 datasheet: 8 single-port\n"
-     "       ConnectX-6, 200 Gb/s HDR InfiniBand each, on rails (DGX SuperPOD reference architecture)"},
+     "       ConnectX-6, 200 Gb/s HDR InfiniBand each, on rails (DGX SuperPOD reference architecture); 2\n"
+     "       AMD EPYC 7742",
+     1},
     {"hgx-b200", "B200", NULL, TOPO_NODE_NVSWITCH, 8, 900e9, 1e-6, 8, 50e9, 2e-6, 1, 8e12, 0,
      "NVIDIA HGX B200 datasheet: fifth-generation NVLink, 1.8 TB/s per GPU both ways (900 per\n"
      "       direction), 8 TB/s HBM3e per GPU; NVIDIA DGX B200 datasheet: 8 single-port ConnectX-7,\n"
-     "       400 Gb/s InfiniBand each, on rails"},
-    {"dgx2-v100", "V100-SXM3", NULL, TOPO_NODE_NVSWITCH, 16, 150e9, 1e-6, 8, 12.5e9, 2e-6, 1, 900e9,
-     15.7e12,
+     "       400 Gb/s InfiniBand each, on rails; 2 Intel Xeon Platinum 8570",
+     0},
+    {"dgx2-v100", "V100-SXM3", NULL, TOPO_NODE_NVSWITCH, 16, 150e9, 1e-6, 8, 12.5e9, 2e-6, 1, 900e9, 15.7e12,
      "NVIDIA V100 datasheet: 6 NVLink2 links, 300 GB/s both ways (150 per direction), 900 GB/s HBM2,\n"
      "       15.7 Tflop/s fp32; NVIDIA DGX-2 datasheet: 16 V100 on NVSwitches, 8 x 100 Gb/s EDR\n"
-     "       InfiniBand"},
+     "       InfiniBand; 2 Intel Xeon Platinum 8168",
+     0},
     {"dgx1-v100", "V100-SXM2", NULL, TOPO_NODE_DGX1, 8, 25e9, 2e-6, 4, 12.5e9, 2e-6, 0, 900e9, 15.7e12,
      "NVIDIA DGX-1 with Tesla V100 System Architecture white paper (2017): the hybrid cube-mesh,\n"
      "       25 GB/s per NVLink2 per direction, one or two per GPU pair, 4 x 100 Gb/s EDR InfiniBand,\n"
-     "       one per PCIe switch of two GPUs; V100 datasheet: 900 GB/s HBM2, 15.7 Tflop/s fp32"},
+     "       one per PCIe switch of two GPUs, 2 Intel Xeon E5-2698 v4; V100 datasheet: 900 GB/s HBM2,\n"
+     "       15.7 Tflop/s fp32",
+     0},
 };
 
 const topo_preset *topo_preset_find(const char *name)

@@ -23,6 +23,8 @@ typedef struct {
   double hbm_Bps;      /* memory bandwidth: the compute properties' source */
   double flops;        /* fp32 peak: only converts charged seconds */
   const char *sources; /* the documents the numbers come from, for the platform's comment */
+  int host_amd;        /* the reference server's CPUs are AMD's, else Intel's: NCCL's figure for
+                        * its network proxy differs by the host (nccl_host_proxy) */
 } topo_preset;
 
 /* The preset of this name, or NULL. */
