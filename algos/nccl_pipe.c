@@ -411,16 +411,15 @@ static int loop(pipe_run *r)
     }
     for (int i = 0; i < r->nstreams; i++)
       more |= r->streams[i].k < r->streams[i].nops;
-    for (int i = 0; i < r->nconn; i++) /* and those due later */
-      if (r->conn[i].send_at >= 0) {
-        more = 1;
-        soonest = r->conn[i].send_at < soonest ? r->conn[i].send_at : soonest;
-      }
     /* a connection's slices arrive in the order they were sent, one at a time: only its
      * next one can end (a wait over every posted receive costs SimGrid as much per event) */
     int ncomm = 0, nexec = 0;
     for (int i = 0; i < r->nconn; i++) {
       const ar_pipe_conn *c = &r->conn[i];
+      if (c->send_at >= 0) { /* a slice its proxy holds, due later */
+        more = 1;
+        soonest = c->send_at < soonest ? c->send_at : soonest;
+      }
       int q = (int)((c->recv ? c->arrived : c->completed) % r->slots);
       if (c->comm[q]) {
         r->comm_of[ncomm] = i * NCCL_STEPS + q;
